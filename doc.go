@@ -1,0 +1,19 @@
+// Package vcjob holds the batch.volcano.sh/v1alpha1 Job API and the plain
+// values the rest of the library acts on: the job types with DeepCopy,
+// events and actions, the well-known label and annotation keys, strict
+// manifest decoding, the webhook's defaults and the create and update
+// validation, the request a controller works on, and the job info (a job
+// with its pods grouped by task and partition).
+//
+// Every other package points here and never the other way:
+//
+//	job, err := vcjob.DecodeJob(manifest) // strict YAML or JSON
+//	vcjob.SetDefaults(job)                // what Volcano's mutating webhook writes
+//	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
+//		return errs.ToAggregate()
+//	}
+//
+// +k8s:deepcopy-gen=package
+//
+//go:generate go run k8s.io/code-generator/cmd/deepcopy-gen@v0.37.2 --output-file zz_generated.deepcopy.go --go-header-file hack/boilerplate.go.txt .
+package vcjob

@@ -1,0 +1,88 @@
+// Command conformance replays Volcano's recorded controller steps through
+// vcjob and reports every case where vcjob decides differently.
+//
+//	go run ./examples/conformance [-v] FILE.jsonl...
+//
+// It prints one line per mismatching case (its name and the first
+// difference) and ends with "N passed, M failed". It exits 1 when a case
+// fails and 2 when a file cannot be read.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	verbose := flag.Bool("v", false, "print every case, not only failures")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-v] FILE.jsonl...\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() == 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	var passed, failed int
+	for _, path := range flag.Args() {
+		p, f, err := runFile(path, os.Stdout, *verbose)
+		passed += p
+		failed += f
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "conformance: %v\n", err)
+			fmt.Printf("%d passed, %d failed\n", passed, failed)
+			os.Exit(2)
+		}
+	}
+	fmt.Printf("%d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		os.Exit(1)
+	}
+}
+
+// runFile replays every case of one JSON Lines file.
+func runFile(path string, out io.Writer, verbose bool) (passed, failed int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	for sc.Scan() {
+		line++
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var c Case
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			return passed, failed, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		got, err := Replay(&c)
+		diff := ""
+		if err != nil {
+			diff = "replay: " + err.Error()
+		} else {
+			diff = Diff(c.Expect, got)
+		}
+		if diff != "" {
+			failed++
+			fmt.Fprintf(out, "FAIL %s: %s\n", c.Name, diff)
+		} else {
+			passed++
+			if verbose {
+				fmt.Fprintf(out, "ok   %s\n", c.Name)
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return passed, failed, fmt.Errorf("%s: %w", path, err)
+	}
+	return passed, failed, nil
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/statemachine"
+	"github.com/vcjob/vcjob/statemachine/memcluster"
+)
+
+// recordedAt is the clock of the replay; the vectors compare no timestamp.
+var recordedAt = metav1.NewTime(time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC))
+
+// Got is what the library did for a case, in the vectors' terms.
+type Got = Expect
+
+// Replay runs one case through the library's public API.
+func Replay(c *Case) (Got, error) {
+	var job vcjob.Job
+	if err := json.Unmarshal(c.Job, &job); err != nil {
+		return Got{}, fmt.Errorf("job: %w", err)
+	}
+	cl := memcluster.New(recordedAt)
+	cl.PutJob(&job)
+	for _, p := range c.Pods {
+		cl.PutPod(p)
+	}
+	if c.PodGroup != nil {
+		cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
+	}
+	ji, err := vcjob.NewJobInfo(job.DeepCopy(), c.Pods...)
+	if err != nil {
+		return Got{}, err
+	}
+	d := policy.Resolve(&job, c.Request)
+	got := Got{Action: d.Action, DelaySeconds: d.Delay.Seconds(), DeletedPods: []string{}, CreatedPods: []PodMeta{}}
+	if d.Delay > 0 {
+		got.Status = statusOf(job.Status)
+		return got, nil
+	}
+	if _, err := statemachine.Execute(cl, ji, d.Action, d.Target); err != nil {
+		got.Error = true
+	}
+	got.Status = statusOf(cl.Job(job.Namespace, job.Name).Status)
+	got.DeletedPods = append(got.DeletedPods, cl.Journal.Deleted...)
+	sort.Strings(got.DeletedPods)
+	for _, p := range cl.Journal.Created {
+		got.CreatedPods = append(got.CreatedPods, PodMeta{Name: p.Name, Labels: p.Labels, Annotations: p.Annotations})
+	}
+	sort.Slice(got.CreatedPods, func(i, j int) bool { return got.CreatedPods[i].Name < got.CreatedPods[j].Name })
+	got.PodGroupDeleted = len(cl.Journal.PodGroupsDeleted) > 0
+	return got, nil
+}
+
+// Diff names the first difference between what was expected and what the
+// library did, or "" when they agree.
+func Diff(want, got Expect) string {
+	if want.Action != got.Action {
+		return fmt.Sprintf("action: want %s, got %s", want.Action, got.Action)
+	}
+	if want.DelaySeconds != got.DelaySeconds {
+		return fmt.Sprintf("delaySeconds: want %v, got %v", want.DelaySeconds, got.DelaySeconds)
+	}
+	if want.Error != got.Error {
+		return fmt.Sprintf("error: want %v, got %v", want.Error, got.Error)
+	}
+	if d := diffStatus(want.Status, got.Status); d != "" {
+		return d
+	}
+	if !equalStrings(want.DeletedPods, got.DeletedPods) {
+		return fmt.Sprintf("deletedPods: want %v, got %v", want.DeletedPods, got.DeletedPods)
+	}
+	if len(want.CreatedPods) != len(got.CreatedPods) {
+		return fmt.Sprintf("createdPods: want %v, got %v", names(want.CreatedPods), names(got.CreatedPods))
+	}
+	for i := range want.CreatedPods {
+		w, g := want.CreatedPods[i], got.CreatedPods[i]
+		if w.Name != g.Name {
+			return fmt.Sprintf("createdPods: want %v, got %v", names(want.CreatedPods), names(got.CreatedPods))
+		}
+		if d := diffMap(w.Labels, g.Labels); d != "" {
+			return fmt.Sprintf("createdPods[%s].labels: %s", w.Name, d)
+		}
+		if d := diffMap(w.Annotations, g.Annotations); d != "" {
+			return fmt.Sprintf("createdPods[%s].annotations: %s", w.Name, d)
+		}
+	}
+	if want.PodGroupDeleted != got.PodGroupDeleted {
+		return fmt.Sprintf("podGroupDeleted: want %v, got %v", want.PodGroupDeleted, got.PodGroupDeleted)
+	}
+	return ""
+}
+
+func diffStatus(w, g Status) string {
+	type field struct {
+		name      string
+		want, got any
+	}
+	for _, f := range []field{
+		{"phase", w.Phase, g.Phase}, {"retryCount", w.RetryCount, g.RetryCount}, {"version", w.Version, g.Version},
+		{"minAvailable", w.MinAvailable, g.MinAvailable}, {"pending", w.Pending, g.Pending}, {"running", w.Running, g.Running},
+		{"succeeded", w.Succeeded, g.Succeeded}, {"failed", w.Failed, g.Failed}, {"terminating", w.Terminating, g.Terminating},
+		{"unknown", w.Unknown, g.Unknown},
+	} {
+		if f.want != f.got {
+			return fmt.Sprintf("status.%s: want %v, got %v", f.name, f.want, f.got)
+		}
+	}
+	if !reflect.DeepEqual(normTasks(w.TaskStatusCount), normTasks(g.TaskStatusCount)) {
+		return fmt.Sprintf("status.taskStatusCount: want %v, got %v", w.TaskStatusCount, g.TaskStatusCount)
+	}
+	if !reflect.DeepEqual(append([]vcjob.JobPhase{}, w.Conditions...), append([]vcjob.JobPhase{}, g.Conditions...)) {
+		return fmt.Sprintf("status.conditions: want %v, got %v", w.Conditions, g.Conditions)
+	}
+	return ""
+}
+
+// normTasks makes nil and empty maps alike.
+func normTasks(m map[string]map[string]map[string]int32) map[string]map[string]map[string]int32 {
+	out := map[string]map[string]map[string]int32{}
+	for task, ts := range m {
+		ph := map[string]int32{}
+		for p, n := range ts["phase"] {
+			ph[p] = n
+		}
+		out[task] = map[string]map[string]int32{"phase": ph}
+	}
+	return out
+}
+
+func diffMap(w, g map[string]string) string {
+	for k, v := range w {
+		if gv, ok := g[k]; !ok {
+			return fmt.Sprintf("missing %s=%q", k, v)
+		} else if gv != v {
+			return fmt.Sprintf("%s: want %q, got %q", k, v, gv)
+		}
+	}
+	for k, v := range g {
+		if _, ok := w[k]; !ok {
+			return fmt.Sprintf("unexpected %s=%q", k, v)
+		}
+	}
+	return ""
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func names(ps []PodMeta) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Name
+	}
+	return out
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/vcjob/vcjob"
+)
+
+// Case is one recorded controller step (see FORMAT.md in the conformance
+// folder).
+type Case struct {
+	Name     string          `json:"name"`
+	Job      json.RawMessage `json:"job"`
+	Pods     []*corev1.Pod   `json:"pods"`
+	PodGroup *struct {
+		Phase string `json:"phase"`
+	} `json:"podGroup"`
+	Request vcjob.Request `json:"request"`
+	Expect  Expect        `json:"expect"`
+}
+
+// Expect is what Volcano did.
+type Expect struct {
+	Action          vcjob.Action `json:"action"`
+	DelaySeconds    float64      `json:"delaySeconds"`
+	Error           bool         `json:"error"`
+	Status          Status       `json:"status"`
+	DeletedPods     []string     `json:"deletedPods"`
+	CreatedPods     []PodMeta    `json:"createdPods"`
+	PodGroupDeleted bool         `json:"podGroupDeleted"`
+}
+
+// Status is the part of the job status the vectors compare.
+type Status struct {
+	Phase           vcjob.JobPhase                         `json:"phase"`
+	RetryCount      int32                                  `json:"retryCount"`
+	Version         int32                                  `json:"version"`
+	MinAvailable    int32                                  `json:"minAvailable"`
+	Pending         int32                                  `json:"pending"`
+	Running         int32                                  `json:"running"`
+	Succeeded       int32                                  `json:"succeeded"`
+	Failed          int32                                  `json:"failed"`
+	Terminating     int32                                  `json:"terminating"`
+	Unknown         int32                                  `json:"unknown"`
+	TaskStatusCount map[string]map[string]map[string]int32 `json:"taskStatusCount"`
+	Conditions      []vcjob.JobPhase                       `json:"conditions"`
+}
+
+// PodMeta is a created pod as the vectors record it.
+type PodMeta struct {
+	Name        string            `json:"name"`
+	Labels      map[string]string `json:"labels"`
+	Annotations map[string]string `json:"annotations"`
+}
+
+// statusOf reduces a job status to what the vectors compare.
+func statusOf(s vcjob.JobStatus) Status {
+	out := Status{
+		Phase: s.State.Phase, RetryCount: s.RetryCount, Version: s.Version, MinAvailable: s.MinAvailable,
+		Pending: s.Pending, Running: s.Running, Succeeded: s.Succeeded, Failed: s.Failed,
+		Terminating: s.Terminating, Unknown: s.Unknown,
+		TaskStatusCount: map[string]map[string]map[string]int32{},
+		Conditions:      []vcjob.JobPhase{},
+	}
+	for task, ts := range s.TaskStatusCount {
+		m := map[string]int32{}
+		for phase, n := range ts.Phase {
+			m[string(phase)] = n
+		}
+		out.TaskStatusCount[task] = map[string]map[string]int32{"phase": m}
+	}
+	for _, c := range s.Conditions {
+		out.Conditions = append(out.Conditions, c.Status)
+	}
+	return out
+}

@@ -1,0 +1,13 @@
+// Package policy resolves a request to what Volcano's job controller does
+// about it: an action, a delay before it runs, the target it acts on, and
+// the rule that decided it, so that a caller can explain every decision.
+//
+// The rules are tried in order and the first hit wins: a command's action;
+// internal events (OutOfSync, CommandIssued, PodRunning) sync; a request for
+// another incarnation of the job (other UID) or an older job version
+// (stale) syncs; then the task's policies, then the job's; nothing matched
+// syncs.
+//
+//	d := policy.Resolve(job, req)
+//	fmt.Println(d.Action, d.Delay, d.Rule) // RestartPod 0s task "worker" policy 1
+package policy

@@ -1,0 +1,37 @@
+package statemachine
+
+import (
+	"fmt"
+
+	"github.com/vcjob/vcjob"
+)
+
+// Execute runs action on the job in ji through cluster: it picks the state
+// from the job's phase, looks up the transition and makes its call with the
+// transition's status-update function. target matters only for targeted
+// restarts (see vcjob.TargetOf).
+//
+// Execute holds no state of its own: the same inputs always make the same
+// call.
+func Execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target) (Transition, error) {
+	if ji == nil || ji.Job == nil {
+		return Transition{}, fmt.Errorf("statemachine: execute %s: no job in the job info", action)
+	}
+	tr := Lookup(StateOf(ji.Job), action)
+	update := tr.Update.Func(ji.Job)
+	var err error
+	switch tr.Call {
+	case CallSyncJob:
+		err = cluster.SyncJob(ji, update)
+	case CallKillJob:
+		err = cluster.KillJob(ji, tr.Retain, update)
+	case CallKillTarget:
+		err = cluster.KillTarget(ji, target, update)
+	default:
+		return tr, fmt.Errorf("statemachine: no transition for %s in state %s", action, StateOf(ji.Job))
+	}
+	if err != nil {
+		return tr, fmt.Errorf("%s %s/%s (%s in %s): %w", tr.Call, ji.Job.Namespace, ji.Job.Name, action, tr.State, err)
+	}
+	return tr, nil
+}

@@ -1,0 +1,148 @@
+package statemachine
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/partition"
+)
+
+// KillPlan is what KillJob or KillTarget does: mark each pod of Delete
+// out-of-sync (the volcano.sh/controller-out-of-sync annotation, so events
+// about it are ignored) and delete it, then hand the results to Complete
+// for the status to write.
+type KillPlan struct {
+	// Noop: nothing at all happens, not even a status write (the job is
+	// being deleted, or a partition target names no pod).
+	Noop bool `json:"noop,omitempty"`
+	// Target is JobLevel for KillJob.
+	Target vcjob.Target `json:"target"`
+	// Delete lists the pods to kill, sorted by name.
+	Delete []*corev1.Pod `json:"delete,omitempty"`
+	// BumpVersion: a whole-job kill moves status.version on by one, so
+	// requests raised about the old pods are recognised as stale.
+	BumpVersion bool `json:"bumpVersion,omitempty"`
+	// DeletePodGroup: a whole-job kill removes the PodGroup; a targeted
+	// kill keeps it.
+	DeletePodGroup bool `json:"deletePodGroup,omitempty"`
+
+	job         *vcjob.Job
+	terminating int32
+}
+
+// PlanKillJob plans a whole-job kill: every pod not already terminating is
+// killed unless retain keeps its phase. On the last retry (retryCount ≥
+// maxRetry−1) the retain set is always soft, so a job about to fail keeps
+// its finished pods.
+func PlanKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
+	job := ji.Job
+	p := &KillPlan{Target: vcjob.Target{Level: vcjob.JobLevel}, job: job}
+	if job.DeletionTimestamp != nil {
+		p.Noop = true
+		return p
+	}
+	p.BumpVersion, p.DeletePodGroup = true, true
+	if job.Status.RetryCount >= job.Spec.MaxRetry-1 {
+		retain = RetainSoft
+	}
+	for _, pods := range ji.Pods {
+		for _, pod := range pods {
+			switch {
+			case pod.DeletionTimestamp != nil:
+				p.terminating++
+			case !retain.Keeps(pod.Status.Phase):
+				p.Delete = append(p.Delete, pod)
+			}
+		}
+	}
+	sortPods(p.Delete)
+	return p
+}
+
+// PlanKillTarget plans a targeted kill: every pod of the target task, pod
+// or partition that is not already terminating, whatever its phase. A
+// partition target without a partition policy, or naming an empty or
+// unknown partition, is a no-op. A task or pod target that names nothing
+// still goes on (and so still restarts the job with nothing killed).
+func PlanKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
+	job := ji.Job
+	p := &KillPlan{Target: target, job: job}
+	if job.DeletionTimestamp != nil {
+		p.Noop = true
+		return p
+	}
+	var pods []*corev1.Pod
+	switch target.Level {
+	case vcjob.TaskLevel:
+		for _, pod := range ji.Pods[target.TaskName] {
+			pods = append(pods, pod)
+		}
+	case vcjob.PodLevel:
+		if pod := ji.Pods[target.TaskName][target.PodName]; pod != nil {
+			pods = append(pods, pod)
+		}
+	case vcjob.PartitionLevel:
+		task := job.Task(target.TaskName)
+		pods = partition.Members(ji.Pods[target.TaskName], target.PartitionID)
+		if task == nil || task.PartitionPolicy == nil || len(pods) == 0 {
+			p.Noop = true
+			return p
+		}
+	default:
+		return PlanKillJob(ji, RetainNone)
+	}
+	for _, pod := range pods {
+		if pod.DeletionTimestamp != nil {
+			p.terminating++
+		} else {
+			p.Delete = append(p.Delete, pod)
+		}
+	}
+	sortPods(p.Delete)
+	return p
+}
+
+// Complete computes the status once the deletes are done; failed maps the
+// name of each pod whose delete failed to its error. Only those pods are
+// counted by phase (retained and untouched pods are not counted at all);
+// terminating is the pods deleted plus those already terminating. The
+// status is written even when the phase did not change.
+func (p *KillPlan) Complete(failed map[string]error, update UpdateStatusFunc, now metav1.Time) Outcome {
+	if p.Noop {
+		return Outcome{Status: *p.job.Status.DeepCopy()}
+	}
+	c := counts{terminating: p.terminating}
+	var errs []error
+	for _, pod := range p.Delete {
+		if err := failed[pod.Name]; err != nil {
+			errs = append(errs, fmt.Errorf("delete pod %s: %w", pod.Name, err))
+			c.add(pod)
+			continue
+		}
+		c.terminating++
+	}
+	status := *p.job.Status.DeepCopy()
+	if len(errs) > 0 {
+		return Outcome{Status: status, Err: errors.Join(errs...)}
+	}
+	if p.BumpVersion {
+		status.Version++
+	}
+	c.apply(&status)
+	out := Outcome{DeletePodGroup: p.DeletePodGroup, Write: true}
+	if update != nil && update(&status) {
+		enterPhase(&status, now)
+		out.PhaseChanged = true
+	}
+	out.Status = status
+	return out
+}
+
+func sortPods(pods []*corev1.Pod) {
+	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
+}

@@ -1,0 +1,257 @@
+package statemachine
+
+import (
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
+)
+
+// PodGroupState is the job's PodGroup as the controller's lister sees it at
+// the start of a step.
+type PodGroupState struct {
+	Exists bool
+	Phase  podgroup.Phase
+}
+
+// SyncPlan is what SyncJob does. In order: write InitStatus if set; ensure
+// the PodGroup (create it when missing, else update it); then, when
+// Reconcile, create the pods of Create and, only if every create
+// succeeded, delete the pods of Delete; then hand the results to Complete
+// for the status to write.
+type SyncPlan struct {
+	// Noop: the job is being deleted; nothing happens.
+	Noop bool `json:"noop,omitempty"`
+	// Initiate: the job has not been initiated (phase empty or Pending):
+	// plugins' OnJobAdd run and the job's volume claims are ensured.
+	// Otherwise plugins' OnJobUpdate run.
+	Initiate bool `json:"initiate,omitempty"`
+	// InitStatus is written at once, before anything else, when the job has
+	// no phase yet: Pending, minAvailable from the spec, a Pending condition.
+	InitStatus *vcjob.JobStatus `json:"initStatus,omitempty"`
+	// Reconcile: the PodGroup admits pods (its phase is neither missing,
+	// empty nor Pending), so pods are created, deleted and counted. Without
+	// it the phase is re-judged on the stored counts.
+	Reconcile bool `json:"reconcile"`
+	// Create holds the rendered pods to create, by task in spec order and
+	// by index.
+	Create []*corev1.Pod `json:"create,omitempty"`
+	// Delete holds out-of-sync pods and pods beyond the replica count,
+	// sorted by name.
+	Delete []*corev1.Pod `json:"delete,omitempty"`
+	// Waiting lists the tasks whose dependsOn is not met: their missing
+	// pods are neither created nor counted this time.
+	Waiting []string `json:"waiting,omitempty"`
+
+	job *vcjob.Job
+	c   counts
+}
+
+// PlanSync plans SyncJob for the job in ji with its PodGroup as pg.
+func PlanSync(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time) *SyncPlan {
+	job := ji.Job
+	p := &SyncPlan{job: job}
+	if job.DeletionTimestamp != nil {
+		p.Noop = true
+		return p
+	}
+	if job.Status.State.Phase == "" || job.Status.State.Phase == vcjob.Pending {
+		p.Initiate = true
+		if job.Status.State.Phase == "" {
+			job = job.DeepCopy()
+			job.Status.State.Phase = vcjob.Pending
+			job.Status.MinAvailable = job.Spec.MinAvailable
+			enterPhase(&job.Status, now)
+			p.InitStatus = job.Status.DeepCopy()
+			p.job = job
+		}
+	}
+	p.Reconcile = podgroup.ReconcilesPods(pg.Phase, pg.Exists)
+	if !p.Reconcile {
+		return p
+	}
+	for ti := range job.Spec.Tasks {
+		task := &job.Spec.Tasks[ti]
+		pods := ji.Pods[task.Name]
+		seen := make(map[string]bool, len(pods))
+		var create []*corev1.Pod
+		for i := 0; i < int(task.Replicas); i++ {
+			name := vcjob.PodName(job.Name, task.Name, i)
+			pod, ok := pods[name]
+			if !ok {
+				create = append(create, RenderPod(job, task, i))
+				continue
+			}
+			seen[name] = true
+			if pod.DeletionTimestamp != nil {
+				p.c.terminating++
+				continue
+			}
+			// An out-of-sync pod inside the replica range is deleted and
+			// still counted by its phase: Volcano counts it twice, once
+			// here and once as terminating when the delete succeeds.
+			if pod.Annotations[vcjob.PodOutOfSyncKey] == "true" {
+				p.Delete = append(p.Delete, pod)
+			}
+			p.c.add(pod)
+		}
+		// Pods beyond the replica count go, even those already
+		// terminating; they count only as terminating.
+		for name, pod := range pods {
+			if !seen[name] {
+				p.Delete = append(p.Delete, pod)
+			}
+		}
+		if len(create) > 0 {
+			if DependsOnMet(ji, task) {
+				p.Create = append(p.Create, create...)
+			} else {
+				p.Waiting = append(p.Waiting, task.Name)
+			}
+		}
+	}
+	sortPods(p.Delete)
+	return p
+}
+
+// DependsOnMet reports whether task's dependencies are ready: with
+// iteration any and more than one name, any one of them; otherwise all.
+func DependsOnMet(ji *vcjob.JobInfo, task *vcjob.TaskSpec) bool {
+	if task.DependsOn == nil {
+		return true
+	}
+	d := task.DependsOn
+	if len(d.Name) > 1 && d.Iteration == vcjob.IterationAny {
+		for _, name := range d.Name {
+			if TaskReady(ji, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, name := range d.Name {
+		if !TaskReady(ji, name) {
+			return false
+		}
+	}
+	return true
+}
+
+// TaskReady reports whether task counts as ready for its dependents: its
+// Running pods whose containers are all ready plus its Succeeded pods reach
+// its minAvailable. Only the pods <job>-<task>-<i> for i below replicas are
+// looked at; missing ones are skipped. A task with minAvailable 0 (or none)
+// is always ready.
+func TaskReady(ji *vcjob.JobInfo, name string) bool {
+	task := ji.Job.Task(name)
+	if task == nil {
+		return false
+	}
+	var ready int32
+	for i := 0; i < int(task.Replicas); i++ {
+		pod := ji.Pods[name][vcjob.PodName(ji.Job.Name, name, i)]
+		if pod == nil {
+			continue
+		}
+		switch pod.Status.Phase {
+		case corev1.PodSucceeded:
+			ready++
+		case corev1.PodRunning:
+			if allContainersReady(pod) {
+				ready++
+			}
+		}
+	}
+	return task.MinAvailable == nil || ready >= *task.MinAvailable
+}
+
+func allContainersReady(pod *corev1.Pod) bool {
+	for _, cs := range pod.Status.ContainerStatuses {
+		if !cs.Ready {
+			return false
+		}
+	}
+	return true
+}
+
+// Complete computes the status once the pod operations are done; failed
+// maps the name of each pod whose create or delete failed to its error.
+func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, now metav1.Time) Outcome {
+	stored := p.job.Status.DeepCopy()
+	if p.Noop {
+		return Outcome{Status: *stored}
+	}
+	if !p.Reconcile {
+		status := *stored.DeepCopy()
+		out := Outcome{}
+		if update != nil && update(&status) {
+			enterPhase(&status, now)
+			out.PhaseChanged = true
+		}
+		out.Status, out.Write = status, !statusEqual(&status, stored)
+		return out
+	}
+	c := p.c
+	c.tasks = cloneTaskCounts(p.c.tasks)
+	var errs []error
+	for _, pod := range p.Create {
+		if err := failed[pod.Name]; err != nil {
+			errs = append(errs, fmt.Errorf("create pod %s: %w", pod.Name, err))
+			continue
+		}
+		// The API server hands a new pod back Pending.
+		c.addPhase(pod.Annotations[vcjob.TaskSpecKey], corev1.PodPending)
+	}
+	if len(errs) > 0 {
+		return Outcome{Status: *stored, Err: errors.Join(errs...)}
+	}
+	for _, pod := range p.Delete {
+		if err := failed[pod.Name]; err != nil {
+			errs = append(errs, fmt.Errorf("delete pod %s: %w", pod.Name, err))
+			continue
+		}
+		c.terminating++
+	}
+	if len(errs) > 0 {
+		return Outcome{Status: *stored, Err: errors.Join(errs...)}
+	}
+	status := vcjob.JobStatus{
+		State:               stored.State,
+		MinAvailable:        p.job.Spec.MinAvailable,
+		Version:             stored.Version,
+		RetryCount:          stored.RetryCount,
+		RunningDuration:     stored.RunningDuration,
+		ControlledResources: stored.ControlledResources,
+		Conditions:          stored.Conditions,
+	}
+	c.apply(&status)
+	out := Outcome{}
+	out.PhaseChanged = update != nil && update(&status)
+	// Any change of the status, even one that keeps the phase, is recorded
+	// as an entry into the current phase.
+	if out.PhaseChanged || !statusEqual(&status, stored) {
+		enterPhase(&status, now)
+		out.Write = true
+	}
+	out.Status = status
+	return out
+}
+
+func cloneTaskCounts(in map[string]vcjob.TaskState) map[string]vcjob.TaskState {
+	if in == nil {
+		return nil
+	}
+	out := make(map[string]vcjob.TaskState, len(in))
+	for k, v := range in {
+		m := make(map[corev1.PodPhase]int32, len(v.Phase))
+		for p, n := range v.Phase {
+			m[p] = n
+		}
+		out[k] = vcjob.TaskState{Phase: m}
+	}
+	return out
+}
