@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"github.com/vcjob/vcjob"
+	"os"
+	"testing"
+)
+
+const publicVectors = "../../../shared/conformance/vectors-public.jsonl"
+
+// TestPublicVectors replays Volcano's recorded steps; every one must pass.
+func TestPublicVectors(t *testing.T) {
+	if _, err := os.Stat(publicVectors); err != nil {
+		t.Skipf("no vectors at %s: %v", publicVectors, err)
+	}
+	var out bytes.Buffer
+	passed, failed, err := runFile(publicVectors, &out, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d passed, %d failed", passed, failed)
+	if failed > 0 || passed == 0 {
+		t.Fatalf("%d passed, %d failed:\n%s", passed, failed, out.String())
+	}
+}
+
+// TestDiffSeesEachField makes sure a difference in any compared field is
+// reported, so a passing run means agreement.
+func TestDiffSeesEachField(t *testing.T) {
+	base := Expect{Action: "SyncJob", Status: Status{Phase: "Running"}, DeletedPods: []string{}, CreatedPods: []PodMeta{}}
+	mutations := map[string]func(*Expect){
+		"action":      func(e *Expect) { e.Action = "RestartJob" },
+		"delay":       func(e *Expect) { e.DelaySeconds = 5 },
+		"error":       func(e *Expect) { e.Error = true },
+		"phase":       func(e *Expect) { e.Status.Phase = "Pending" },
+		"version":     func(e *Expect) { e.Status.Version = 1 },
+		"terminating": func(e *Expect) { e.Status.Terminating = 1 },
+		"tasks": func(e *Expect) {
+			e.Status.TaskStatusCount = map[string]map[string]map[string]int32{"w": {"phase": {"Running": 1}}}
+		},
+		"conditions": func(e *Expect) { e.Status.Conditions = []vcjob.JobPhase{"Pending"} },
+		"deleted":    func(e *Expect) { e.DeletedPods = []string{"p"} },
+		"created":    func(e *Expect) { e.CreatedPods = []PodMeta{{Name: "p"}} },
+		"labels": func(e *Expect) {
+			e.CreatedPods = []PodMeta{{Name: "p", Labels: map[string]string{"a": "b"}}}
+		},
+		"podGroup": func(e *Expect) { e.PodGroupDeleted = true },
+	}
+	for name, mutate := range mutations {
+		got := base
+		mutate(&got)
+		want := base
+		if name == "labels" {
+			want.CreatedPods = []PodMeta{{Name: "p"}}
+		}
+		if Diff(want, got) == "" {
+			t.Errorf("%s: difference not reported", name)
+		}
+	}
+	if d := Diff(base, base); d != "" {
+		t.Errorf("equal expectations differ: %s", d)
+	}
+}

@@ -1,0 +1,34 @@
+// Package statemachine owns the ten job phases and what each action does in
+// each of them, and the pure plans behind the three cluster calls.
+//
+// The machine is data: Table lists, for every state and action, which call
+// the controller makes on the cluster (SyncJob, KillJob or KillTarget), which
+// pods a kill retains, and the update rule that judges the new status.
+// Execute looks the row up and makes the call on a Cluster the caller
+// injects; there is no global state, no goroutine and no clock.
+//
+// A Cluster does what the plans say. PlanSync, PlanKillJob and
+// PlanKillTarget compute, from a job info and the PodGroup's phase, the pods
+// to create (fully rendered) and to delete; the caller applies them and
+// hands the failures to the plan's Complete, which returns the status to
+// write and whether to delete the PodGroup:
+//
+//	plan := statemachine.PlanKillJob(ji, retain)
+//	failed := map[string]error{}
+//	for _, pod := range plan.Delete {
+//		if err := deletePod(pod); err != nil { // mark out-of-sync, then delete
+//			failed[pod.Name] = err
+//		}
+//	}
+//	out := plan.Complete(failed, update, now)
+//	if out.Err != nil {
+//		return out.Err // nothing is written
+//	}
+//	writeStatus(out.Status)
+//	if out.DeletePodGroup {
+//		deletePodGroup()
+//	}
+//
+// memcluster is such a Cluster, in memory; a real controller applies the
+// same plans with its clients.
+package statemachine
