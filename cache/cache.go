@@ -1,0 +1,253 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/vcjob/vcjob"
+)
+
+// Errors the cache returns; they are wrapped with the job or pod they are
+// about, so test them with errors.Is.
+var (
+	ErrNotFound      = errors.New("not found")
+	ErrExists        = errors.New("already exists")
+	ErrStale         = errors.New("older resourceVersion than cached")
+	ErrNotJobPod     = errors.New("not a pod of a vcjob")
+	ErrBadVersion    = errors.New("resourceVersion is not an integer")
+	ErrNoJobInObject = errors.New("nil object")
+)
+
+type entry struct {
+	info    *vcjob.JobInfo
+	deleted bool
+}
+
+// Cache holds jobs and their pods by namespace/name. It is safe for
+// concurrent use. Values going in are copied; values coming out are copies.
+type Cache struct {
+	mu   sync.RWMutex
+	jobs map[string]*entry
+}
+
+// New returns an empty cache.
+func New() *Cache { return &Cache{jobs: map[string]*entry{}} }
+
+// Add caches a new job. A placeholder holding pods that arrived first is
+// filled in; a job that is already cached is an error.
+func (c *Cache) Add(job *vcjob.Job) error {
+	if job == nil {
+		return ErrNoJobInObject
+	}
+	key := vcjob.JobKey(job.Namespace, job.Name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.jobs[key]
+	if e != nil && e.info.Job != nil && !e.deleted {
+		return fmt.Errorf("cache: add job %s: %w", key, ErrExists)
+	}
+	if e == nil {
+		e = &entry{info: &vcjob.JobInfo{Namespace: job.Namespace, Name: job.Name, Pods: map[string]map[string]*corev1.Pod{}}}
+		c.jobs[key] = e
+	}
+	e.info.Job = job.DeepCopy()
+	e.deleted = false
+	return nil
+}
+
+// Update replaces a cached job, refusing one whose resourceVersion is older
+// than the cached one's (an informer may deliver a stale object after a
+// newer one was cached from a write).
+func (c *Cache) Update(job *vcjob.Job) error {
+	if job == nil {
+		return ErrNoJobInObject
+	}
+	key := vcjob.JobKey(job.Namespace, job.Name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.jobs[key]
+	if e == nil || e.info.Job == nil {
+		return fmt.Errorf("cache: update job %s: %w", key, ErrNotFound)
+	}
+	if older, err := olderVersion(job.ResourceVersion, e.info.Job.ResourceVersion); err != nil {
+		return fmt.Errorf("cache: update job %s: %w", key, err)
+	} else if older {
+		return fmt.Errorf("cache: update job %s: resourceVersion %s, cached %s: %w", key, job.ResourceVersion, e.info.Job.ResourceVersion, ErrStale)
+	}
+	e.info.Job = job.DeepCopy()
+	return nil
+}
+
+// olderVersion compares resourceVersions as integers, as Volcano does.
+func olderVersion(next, cached string) (bool, error) {
+	n, err := strconv.ParseUint(next, 10, 64)
+	if err != nil {
+		return false, fmt.Errorf("%q: %w", next, ErrBadVersion)
+	}
+	o, err := strconv.ParseUint(cached, 10, 64)
+	if err != nil {
+		return false, fmt.Errorf("cached %q: %w", cached, ErrBadVersion)
+	}
+	return n < o, nil
+}
+
+// Delete marks a job deleted. Its info stays while it has pods, so that the
+// events of pods going away still find it; Droppable reports when it may go.
+func (c *Cache) Delete(job *vcjob.Job) error {
+	if job == nil {
+		return ErrNoJobInObject
+	}
+	key := vcjob.JobKey(job.Namespace, job.Name)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.jobs[key]
+	if e == nil {
+		return fmt.Errorf("cache: delete job %s: %w", key, ErrNotFound)
+	}
+	e.deleted = true
+	if e.info.PodCount() == 0 {
+		delete(c.jobs, key)
+	}
+	return nil
+}
+
+// Get returns a snapshot of the job info under key (namespace/name): the
+// caller may change it freely. A job only its pods are known of, or one
+// that was deleted, is ErrNotFound.
+func (c *Cache) Get(key string) (*vcjob.JobInfo, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.jobs[key]
+	if e == nil || e.info.Job == nil || e.deleted {
+		return nil, fmt.Errorf("cache: job %s: %w", key, ErrNotFound)
+	}
+	return e.info.Clone(), nil
+}
+
+// Keys lists the cached jobs (not placeholders, not deleted ones).
+func (c *Cache) Keys() []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var out []string
+	for k, e := range c.jobs {
+		if e.info.Job != nil && !e.deleted {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// podKey finds the job a pod belongs to from its annotations.
+func podKey(pod *corev1.Pod) (string, error) {
+	if pod == nil {
+		return "", ErrNoJobInObject
+	}
+	job, ok := pod.Annotations[vcjob.JobNameKey]
+	if !ok {
+		return "", fmt.Errorf("cache: pod %s/%s has no %s annotation: %w", pod.Namespace, pod.Name, vcjob.JobNameKey, ErrNotJobPod)
+	}
+	if _, ok := pod.Annotations[vcjob.TaskSpecKey]; !ok {
+		return "", fmt.Errorf("cache: pod %s/%s has no %s annotation: %w", pod.Namespace, pod.Name, vcjob.TaskSpecKey, ErrNotJobPod)
+	}
+	return vcjob.JobKey(pod.Namespace, job), nil
+}
+
+// AddPod caches a pod under its job, creating a placeholder when the job
+// has not arrived yet.
+func (c *Cache) AddPod(pod *corev1.Pod) error {
+	key, err := podKey(pod)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.jobs[key]
+	if e == nil {
+		e = &entry{info: &vcjob.JobInfo{Namespace: pod.Namespace, Name: pod.Annotations[vcjob.JobNameKey], Pods: map[string]map[string]*corev1.Pod{}}}
+		c.jobs[key] = e
+	}
+	return e.info.AddPod(pod.DeepCopy())
+}
+
+// UpdatePod replaces a cached pod (adding it if it was unknown).
+func (c *Cache) UpdatePod(pod *corev1.Pod) error { return c.AddPod(pod) }
+
+// DeletePod forgets a pod. The last pod of a deleted job takes the job's
+// info with it.
+func (c *Cache) DeletePod(pod *corev1.Pod) error {
+	key, err := podKey(pod)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.jobs[key]
+	if e == nil {
+		return fmt.Errorf("cache: delete pod %s/%s: job %s: %w", pod.Namespace, pod.Name, key, ErrNotFound)
+	}
+	e.info.DeletePod(pod)
+	if e.deleted && e.info.PodCount() == 0 {
+		delete(c.jobs, key)
+	}
+	return nil
+}
+
+// HasPod reports whether the cache holds the pod (by its job, task and
+// name).
+func (c *Cache) HasPod(pod *corev1.Pod) bool {
+	key, err := podKey(pod)
+	if err != nil {
+		return false
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.jobs[key]
+	return e != nil && e.info.Pod(pod.Annotations[vcjob.TaskSpecKey], pod.Name) != nil
+}
+
+// Droppable lists the jobs whose info is no longer needed: deleted jobs
+// with no pod left, and placeholders whose pods are all gone.
+func (c *Cache) Droppable() []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var out []string
+	for k, e := range c.jobs {
+		if (e.deleted || e.info.Job == nil) && e.info.PodCount() == 0 {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Drop removes a job's info if it is still droppable, and reports whether
+// it did.
+func (c *Cache) Drop(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.jobs[key]
+	if e == nil || !((e.deleted || e.info.Job == nil) && e.info.PodCount() == 0) {
+		return false
+	}
+	delete(c.jobs, key)
+	return true
+}
+
+// TaskCompleted applies the task-completed predicate to the cached job.
+func (c *Cache) TaskCompleted(key, task string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.jobs[key]
+	return e != nil && TaskCompleted(e.info, task)
+}
+
+// TaskFailed applies the task-failed predicate to the cached job.
+func (c *Cache) TaskFailed(key, task string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.jobs[key]
+	return e != nil && TaskFailed(e.info, task)
+}

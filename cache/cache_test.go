@@ -1,0 +1,209 @@
+package cache_test
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"pgregory.net/rapid"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/cache"
+)
+
+func TestCacheRules(t *testing.T) {
+	c := cache.New()
+	j := testJob("j", "3")
+
+	_, err := c.Get("ns/j")
+	assert.ErrorIs(t, err, cache.ErrNotFound)
+
+	t.Run("pods may arrive before their job", func(t *testing.T) {
+		require.NoError(t, c.AddPod(testPod("j", "w", 0, corev1.PodPending)))
+		_, err := c.Get("ns/j")
+		assert.ErrorIs(t, err, cache.ErrNotFound, "a placeholder is not a job")
+		require.NoError(t, c.Add(j))
+		ji, err := c.Get("ns/j")
+		require.NoError(t, err)
+		assert.NotNil(t, ji.Pod("w", "j-w-0"), "the early pod is kept")
+	})
+	t.Run("adding a cached job is an error", func(t *testing.T) {
+		assert.ErrorIs(t, c.Add(j), cache.ErrExists)
+	})
+	t.Run("update refuses an older resourceVersion", func(t *testing.T) {
+		older := j.DeepCopy()
+		older.ResourceVersion = "2"
+		err := c.Update(older)
+		assert.ErrorIs(t, err, cache.ErrStale)
+		assert.Contains(t, err.Error(), "ns/j")
+		newer := j.DeepCopy()
+		newer.ResourceVersion = "10"
+		assert.NoError(t, c.Update(newer))
+		bad := j.DeepCopy()
+		bad.ResourceVersion = "x"
+		assert.ErrorIs(t, c.Update(bad), cache.ErrBadVersion)
+	})
+	t.Run("pods are grouped by task", func(t *testing.T) {
+		require.NoError(t, c.AddPod(testPod("j", "ps", 0, corev1.PodRunning)))
+		ji, _ := c.Get("ns/j")
+		assert.Len(t, ji.Pods["w"], 1)
+		assert.Len(t, ji.Pods["ps"], 1)
+	})
+	t.Run("a deleted job stays until its last pod is gone", func(t *testing.T) {
+		require.NoError(t, c.Delete(j))
+		_, err := c.Get("ns/j")
+		assert.ErrorIs(t, err, cache.ErrNotFound)
+		assert.Empty(t, c.Droppable(), "pods remain")
+		assert.False(t, c.TaskCompleted("ns/j", "w"), "a deleted job's task is not completed")
+		require.NoError(t, c.DeletePod(testPod("j", "w", 0, corev1.PodPending)))
+		assert.Empty(t, c.Droppable())
+		require.NoError(t, c.DeletePod(testPod("j", "ps", 0, corev1.PodRunning)))
+		assert.Empty(t, c.Droppable(), "the last pod took the job with it")
+		assert.False(t, c.Drop("ns/j"))
+	})
+	t.Run("placeholders whose pods went are droppable", func(t *testing.T) {
+		p := testPod("ghost", "w", 0, corev1.PodPending)
+		require.NoError(t, c.AddPod(p))
+		require.NoError(t, c.DeletePod(p))
+		assert.Equal(t, []string{"ns/ghost"}, c.Droppable())
+		assert.True(t, c.Drop("ns/ghost"))
+	})
+	t.Run("a pod without annotations is refused with a clear error", func(t *testing.T) {
+		p := testPod("j", "w", 0, corev1.PodPending)
+		delete(p.Annotations, vcjob.JobNameKey)
+		err := c.AddPod(p)
+		assert.ErrorIs(t, err, cache.ErrNotJobPod)
+		assert.Contains(t, err.Error(), "j-w-0")
+	})
+}
+
+func TestPredicates(t *testing.T) {
+	job := testJob("j", "1")
+	job.Spec.Tasks = append(job.Spec.Tasks, vcjob.TaskSpec{Name: "never", Replicas: 1, MaxRetry: -1}, vcjob.TaskSpec{Name: "empty"})
+	ji, err := vcjob.NewJobInfo(job,
+		testPod("j", "w", 0, corev1.PodSucceeded), testPod("j", "w", 1, corev1.PodSucceeded),
+		next(testPod("j", "never", 0, corev1.PodRunning), restarts(100)),
+		next(testPod("j", "ps", 0, corev1.PodFailed), restarts(100)))
+	require.NoError(t, err)
+	assert.True(t, cache.TaskCompleted(ji, "w"))
+	assert.False(t, cache.TaskCompleted(ji, "ps"))
+	assert.False(t, cache.TaskCompleted(ji, "empty"), "zero replicas never complete")
+	assert.False(t, cache.TaskCompleted(ji, "nope"))
+	assert.False(t, cache.TaskFailed(ji, "never"), "maxRetry -1 never fails")
+	assert.False(t, cache.TaskFailed(ji, "ps"), "restarts of Failed pods do not count")
+	init := next(testPod("j", "w", 0, corev1.PodPending), func(p *corev1.Pod) {
+		p.Status.InitContainerStatuses = []corev1.ContainerStatus{{RestartCount: 1}}
+		p.Status.ContainerStatuses = []corev1.ContainerStatus{{RestartCount: 1}}
+	})
+	require.NoError(t, ji.AddPod(init))
+	assert.True(t, cache.TaskFailed(ji, "w"), "init and app restarts add up to maxRetry 2")
+}
+
+// TestConcurrentAccess hammers the cache from many goroutines; run with
+// -race.
+func TestConcurrentAccess(t *testing.T) {
+	c := cache.New()
+	const jobs, pods = 8, 20
+	for j := 0; j < jobs; j++ {
+		require.NoError(t, c.Add(testJob(fmt.Sprintf("j%d", j), "1")))
+	}
+	var wg sync.WaitGroup
+	for j := 0; j < jobs; j++ {
+		name := fmt.Sprintf("j%d", j)
+		wg.Add(3)
+		go func() { // writer: pods come and go
+			defer wg.Done()
+			for i := 0; i < pods; i++ {
+				p := testPod(name, "w", i, corev1.PodPending)
+				_, _ = c.OnPodAdd(p)
+				_, _ = c.OnPodUpdate(p, next(p, phase(corev1.PodRunning)))
+				if i%3 == 0 {
+					_, _ = c.OnPodDelete(p)
+				}
+			}
+		}()
+		go func() { // writer: the job changes
+			defer wg.Done()
+			for v := 2; v < 20; v++ {
+				u := testJob(name, fmt.Sprint(v))
+				_ = c.Update(u)
+			}
+		}()
+		go func() { // reader: snapshots are changed freely
+			defer wg.Done()
+			for i := 0; i < 50; i++ {
+				if ji, err := c.Get("ns/" + name); err == nil {
+					ji.Job.Status.Running++
+					for _, ps := range ji.Pods {
+						for _, p := range ps {
+							p.Status.Phase = corev1.PodFailed
+						}
+					}
+				}
+				_ = c.TaskFailed("ns/"+name, "w")
+				_ = c.Keys()
+			}
+		}()
+	}
+	wg.Wait()
+	for j := 0; j < jobs; j++ {
+		ji, err := c.Get(fmt.Sprintf("ns/j%d", j))
+		require.NoError(t, err)
+		assert.Equal(t, "19", ji.Job.ResourceVersion)
+		assert.Len(t, ji.Pods["w"], pods-7, "every third pod deleted")
+		for _, p := range ji.Pods["w"] {
+			assert.Equal(t, corev1.PodRunning, p.Status.Phase, "readers' changes never reach the cache")
+		}
+	}
+}
+
+// TestSnapshotIsolation: a snapshot never changes when the cache does, and
+// changing a snapshot never changes the cache.
+func TestSnapshotIsolation(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		c := cache.New()
+		require.NoError(t, c.Add(testJob("j", "1")))
+		snap, err := c.Get("ns/j")
+		require.NoError(t, err)
+		frozen := snap.Clone()
+		ops := rapid.IntRange(1, 30).Draw(t, "ops")
+		for i := 0; i < ops; i++ {
+			idx := rapid.IntRange(0, 4).Draw(t, "index")
+			task := rapid.SampledFrom([]string{"w", "ps"}).Draw(t, "task")
+			p := testPod("j", task, idx, rapid.SampledFrom([]corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodFailed}).Draw(t, "phase"))
+			switch rapid.IntRange(0, 3).Draw(t, "op") {
+			case 0:
+				_ = c.AddPod(p)
+			case 1:
+				_ = c.DeletePod(p)
+			case 2:
+				u := testJob("j", fmt.Sprint(i+2))
+				u.Spec.MinAvailable = int32(i)
+				_ = c.Update(u)
+			case 3:
+				if ji, err := c.Get("ns/j"); err == nil {
+					ji.Job.Spec.MinAvailable = 99
+					for _, ps := range ji.Pods {
+						for _, pp := range ps {
+							pp.Labels["mutated"] = "yes"
+						}
+					}
+				}
+			}
+		}
+		if !assert.Equal(t, frozen, snap) {
+			t.Fatalf("the snapshot changed with the cache")
+		}
+		now, err := c.Get("ns/j")
+		require.NoError(t, err)
+		assert.NotEqual(t, int32(99), now.Job.Spec.MinAvailable, "a caller's change reached the cache")
+		for _, ps := range now.Pods {
+			for _, pp := range ps {
+				assert.NotContains(t, pp.Labels, "mutated")
+			}
+		}
+	})
+}

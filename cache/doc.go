@@ -1,0 +1,23 @@
+// Package cache owns what a controller knows of its jobs between events:
+// a thread-safe job cache (SPEC §11), the task-completed and task-failed
+// predicates, and the derivation of requests from cluster changes
+// (SPEC §2).
+//
+// Feed it what the informers see; each handler updates the cache and
+// returns the request Volcano's controller would queue, if any:
+//
+//	c := cache.New()
+//	if req, ok, err := c.OnJobAdd(job); err == nil && ok {
+//		queue(req)
+//	}
+//	if req, ok := c.OnPodUpdate(oldPod, newPod); ok {
+//		queue(req) // e.g. PodFailed with the first container's exit code
+//	}
+//	ji, err := c.Get(req.Key()) // a snapshot the caller may change freely
+//
+// Requests of one job always go to one worker: Shard picks it.
+//
+// A deleted job's info stays until its last pod is gone, so late pod
+// events still find it; there is no background goroutine: the caller asks
+// Droppable for what may go and calls Drop.
+package cache

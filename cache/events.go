@@ -1,0 +1,204 @@
+package cache
+
+import (
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
+)
+
+// PodRequest is the request skeleton for a pod event: ok is false for pods
+// whose events do not count (no vcjob controller owner, or a missing
+// job-name, task-spec or integer job-version annotation). Event is left
+// empty for the caller to fill in.
+func PodRequest(pod *corev1.Pod) (vcjob.Request, bool) {
+	if pod == nil {
+		return vcjob.Request{}, false
+	}
+	owner := metav1.GetControllerOf(pod)
+	if owner == nil || owner.APIVersion != vcjob.APIVersion || owner.Kind != vcjob.JobKind {
+		return vcjob.Request{}, false
+	}
+	job, ok1 := pod.Annotations[vcjob.JobNameKey]
+	task, ok2 := pod.Annotations[vcjob.TaskSpecKey]
+	version, ok3 := pod.Annotations[vcjob.JobVersionKey]
+	if !ok1 || !ok2 || !ok3 {
+		return vcjob.Request{}, false
+	}
+	v, err := strconv.Atoi(version)
+	if err != nil {
+		return vcjob.Request{}, false
+	}
+	return vcjob.Request{
+		Namespace: pod.Namespace, JobName: job, JobUID: owner.UID, TaskName: task,
+		PodName: pod.Name, PodUID: pod.UID, PartitionID: pod.Labels[vcjob.PartitionIDKey],
+		JobVersion: int32(v),
+	}, true
+}
+
+// OutOfSync reports whether the controller marked the pod as one it is
+// getting rid of: its events only resync the job.
+func OutOfSync(pod *corev1.Pod) bool {
+	return pod.Annotations[vcjob.PodOutOfSyncKey] == "true"
+}
+
+// PodAddEvent is the event of a pod appearing: PodPending, or OutOfSync
+// for an out-of-sync pod.
+func PodAddEvent(pod *corev1.Pod) vcjob.Event {
+	if OutOfSync(pod) {
+		return vcjob.OutOfSyncEvent
+	}
+	return vcjob.PodPendingEvent
+}
+
+// PodUpdateEvent is the event of a pod's change from old to new, judged on
+// ji, the job info that already holds new. It returns the exit code of the
+// first container for PodFailed.
+func PodUpdateEvent(ji *vcjob.JobInfo, old, new *corev1.Pod) (vcjob.Event, int32) {
+	if OutOfSync(new) {
+		return vcjob.OutOfSyncEvent, 0
+	}
+	task := new.Annotations[vcjob.TaskSpecKey]
+	switch phase := new.Status.Phase; phase {
+	case corev1.PodFailed:
+		if old.Status.Phase != corev1.PodFailed {
+			// Volcano reads only the first container: multi-container pods
+			// report whatever their first container says.
+			var code int32
+			if cs := new.Status.ContainerStatuses; len(cs) > 0 && cs[0].State.Terminated != nil {
+				code = cs[0].State.Terminated.ExitCode
+			}
+			return vcjob.PodFailedEvent, code
+		}
+	case corev1.PodSucceeded:
+		if old.Status.Phase != corev1.PodSucceeded && TaskCompleted(ji, task) {
+			return vcjob.TaskCompletedEvent, 0
+		}
+	case corev1.PodRunning, corev1.PodPending:
+		// A pod that just entered Running (or Pending) reports that, even
+		// when its task has run out of retries.
+		if old.Status.Phase != phase {
+			if phase == corev1.PodRunning {
+				return vcjob.PodRunningEvent, 0
+			}
+			return vcjob.PodPendingEvent, 0
+		}
+		if TaskFailed(ji, task) {
+			return vcjob.TaskFailedEvent, 0
+		}
+	}
+	return vcjob.OutOfSyncEvent, 0
+}
+
+// OnPodAdd caches a new pod and returns its request.
+func (c *Cache) OnPodAdd(pod *corev1.Pod) (vcjob.Request, bool) {
+	req, ok := PodRequest(pod)
+	if !ok {
+		return req, false
+	}
+	// A pod the cache cannot hold still raises its request, as in Volcano.
+	_ = c.AddPod(pod)
+	req.Event = PodAddEvent(pod)
+	return req, true
+}
+
+// OnPodUpdate caches a changed pod and returns its request; an update that
+// leaves the resourceVersion alone (a resync) raises none.
+func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (vcjob.Request, bool) {
+	req, ok := PodRequest(new)
+	if !ok || old == nil || old.ResourceVersion == new.ResourceVersion {
+		return vcjob.Request{}, false
+	}
+	_ = c.UpdatePod(new)
+	c.mu.RLock()
+	var ji *vcjob.JobInfo
+	if e := c.jobs[req.Key()]; e != nil {
+		ji = e.info
+	}
+	req.Event, req.ExitCode = PodUpdateEvent(ji, old, new)
+	c.mu.RUnlock()
+	return req, true
+}
+
+// OnPodDelete forgets a pod and returns its request: PodEvicted, or
+// OutOfSync for a pod the controller was deleting itself or one the cache
+// never held.
+func (c *Cache) OnPodDelete(pod *corev1.Pod) (vcjob.Request, bool) {
+	req, ok := PodRequest(pod)
+	if !ok {
+		return req, false
+	}
+	req.Event = vcjob.PodEvictedEvent
+	if OutOfSync(pod) || !c.HasPod(pod) {
+		req.Event = vcjob.OutOfSyncEvent
+	}
+	_ = c.DeletePod(pod)
+	return req, true
+}
+
+// OnJobAdd caches a new job and returns the request to sync it.
+func (c *Cache) OnJobAdd(job *vcjob.Job) (vcjob.Request, bool, error) {
+	if err := c.Add(job); err != nil {
+		return vcjob.Request{}, false, err
+	}
+	return jobRequest(job), true, nil
+}
+
+// OnJobUpdate caches a changed job and returns the request to sync it when
+// its spec or its phase changed: status is the controller's own writing,
+// and only the spec is reconciled.
+func (c *Cache) OnJobUpdate(old, new *vcjob.Job) (vcjob.Request, bool, error) {
+	if old == nil || new == nil || old.ResourceVersion == new.ResourceVersion {
+		return vcjob.Request{}, false, nil
+	}
+	if err := c.Update(new); err != nil {
+		return vcjob.Request{}, false, err
+	}
+	if equality.Semantic.DeepEqual(old.Spec, new.Spec) && old.Status.State.Phase == new.Status.State.Phase {
+		return vcjob.Request{}, false, nil
+	}
+	return jobRequest(new), true, nil
+}
+
+// OnJobDelete marks a job deleted; it raises no request.
+func (c *Cache) OnJobDelete(job *vcjob.Job) error { return c.Delete(job) }
+
+func jobRequest(job *vcjob.Job) vcjob.Request {
+	return vcjob.Request{Namespace: job.Namespace, JobName: job.Name, JobUID: job.UID, Event: vcjob.OutOfSyncEvent}
+}
+
+// OnPodGroupUpdate returns the request a PodGroup's phase change raises for
+// the cached job it belongs to: no event, or Unknown when the new phase is
+// Unknown. It carries no job version, so once the job has been killed once
+// (status.version > 0) policy resolution takes it as stale and syncs.
+func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgroup.Phase) (vcjob.Request, bool) {
+	if oldPhase == newPhase {
+		return vcjob.Request{}, false
+	}
+	if _, err := c.Get(vcjob.JobKey(namespace, job)); err != nil {
+		return vcjob.Request{}, false
+	}
+	req := vcjob.Request{Namespace: namespace, JobName: job}
+	if newPhase == podgroup.PhaseUnknown {
+		req.Event = vcjob.JobUnknownEvent
+	}
+	return req, true
+}
+
+// CommandRequest is the request a Command for a vcjob raises; ok is false
+// for commands aimed at anything else. The controller deletes the command
+// first and queues the request only when that delete succeeded (NotFound
+// means another controller took it).
+func CommandRequest(cmd *vcjob.Command) (vcjob.Request, bool) {
+	if cmd == nil || cmd.TargetObject == nil || cmd.TargetObject.APIVersion != vcjob.APIVersion || cmd.TargetObject.Kind != vcjob.JobKind {
+		return vcjob.Request{}, false
+	}
+	return vcjob.Request{
+		Namespace: cmd.Namespace, JobName: cmd.TargetObject.Name,
+		Event: vcjob.CommandIssuedEvent, Action: vcjob.Action(cmd.Action),
+	}, true
+}

@@ -1,0 +1,61 @@
+package cache
+
+import (
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/vcjob/vcjob"
+)
+
+// DefaultTaskMaxRetry is what a task maxRetry of 0 means to the task-failed
+// predicate.
+const DefaultTaskMaxRetry = 3
+
+// TaskCompleted reports whether a task has as many Succeeded pods as
+// replicas (a task of zero replicas never completes).
+func TaskCompleted(ji *vcjob.JobInfo, task string) bool {
+	if ji == nil || ji.Job == nil {
+		return false
+	}
+	t := ji.Job.Task(task)
+	if t == nil || t.Replicas <= 0 {
+		return false
+	}
+	var succeeded int32
+	for _, p := range ji.Pods[task] {
+		if p.Status.Phase == corev1.PodSucceeded {
+			succeeded++
+		}
+	}
+	return succeeded >= t.Replicas
+}
+
+// TaskFailed reports whether a task has used up its retries: the restart
+// counts of all init and app containers of its Running and Pending pods
+// add up to its maxRetry or more. A maxRetry of −1 never fails; 0 means
+// DefaultTaskMaxRetry.
+func TaskFailed(ji *vcjob.JobInfo, task string) bool {
+	if ji == nil || ji.Job == nil {
+		return false
+	}
+	t := ji.Job.Task(task)
+	if t == nil || t.MaxRetry == -1 {
+		return false
+	}
+	max := t.MaxRetry
+	if max == 0 {
+		max = DefaultTaskMaxRetry
+	}
+	var restarts int32
+	for _, p := range ji.Pods[task] {
+		if p.Status.Phase != corev1.PodRunning && p.Status.Phase != corev1.PodPending {
+			continue
+		}
+		for _, cs := range p.Status.InitContainerStatuses {
+			restarts += cs.RestartCount
+		}
+		for _, cs := range p.Status.ContainerStatuses {
+			restarts += cs.RestartCount
+		}
+	}
+	return restarts >= max
+}

@@ -1,0 +1,27 @@
+package vcjob
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Command API group of Volcano's bus: a user asks for an action on a job by
+// creating a Command (vcctl job suspend/resume does so).
+const (
+	BusGroupName  = "bus.volcano.sh"
+	BusAPIVersion = BusGroupName + "/v1alpha1"
+	CommandKind   = "Command"
+)
+
+// Command is a bus.volcano.sh/v1alpha1 Command: one action for one target
+// object. The controller deletes it and turns it into a request.
+//
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+type Command struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Action       string                 `json:"action,omitempty"`
+	TargetObject *metav1.OwnerReference `json:"target,omitempty"`
+	Reason       string                 `json:"reason,omitempty"`
+	Message      string                 `json:"message,omitempty"`
+}
