@@ -57,6 +57,9 @@ type Cluster struct {
 	// pods they return an error for.
 	FailCreate func(*corev1.Pod) error
 	FailDelete func(*corev1.Pod) error
+	// FailStatus, when set, makes status writes fail for the jobs it
+	// returns an error for.
+	FailStatus func(*vcjob.Job) error
 
 	Journal Journal
 
@@ -64,7 +67,13 @@ type Cluster struct {
 	pods      map[string]*corev1.Pod
 	podGroups map[string]*PodGroup
 	uid       int
+	last      *statemachine.Applied
 }
+
+var (
+	_ statemachine.Cluster = (*Cluster)(nil)
+	_ statemachine.Applier = (*Cluster)(nil)
+)
 
 // New returns an empty cluster whose clock reads now.
 func New(now metav1.Time) *Cluster {
@@ -113,6 +122,11 @@ func (c *Cluster) Pods(namespace, job string) []*corev1.Pod {
 	return out
 }
 
+// PodGroupState implements statemachine.Applier.
+func (c *Cluster) PodGroupState(job *vcjob.Job) (statemachine.PodGroupState, error) {
+	return c.PodGroup(job), nil
+}
+
 // PodGroup returns the job's PodGroup state as a lister would see it.
 func (c *Cluster) PodGroup(job *vcjob.Job) statemachine.PodGroupState {
 	if pg := c.podGroups[key(job.Namespace, podgroup.Name(job))]; pg != nil {
@@ -144,81 +158,63 @@ func (c *Cluster) FinishTerminating() []string {
 	return names
 }
 
-// SyncJob applies statemachine.PlanSync.
+// SyncJob applies statemachine.PlanSync through statemachine.Applied.
 func (c *Cluster) SyncJob(ji *vcjob.JobInfo, update statemachine.UpdateStatusFunc) error {
-	plan := statemachine.PlanSync(ji, c.PodGroup(ji.Job), c.Now)
-	if plan.Noop {
-		return nil
-	}
-	if plan.InitStatus != nil {
-		c.writeStatus(ji.Job, plan.InitStatus)
-	}
-	pgKey := key(ji.Job.Namespace, podgroup.Name(ji.Job))
-	if c.podGroups[pgKey] == nil {
-		c.podGroups[pgKey] = &PodGroup{Namespace: ji.Job.Namespace, Name: podgroup.Name(ji.Job)}
-		c.Journal.PodGroupsCreated = append(c.Journal.PodGroupsCreated, podgroup.Name(ji.Job))
-	}
-	failed := map[string]error{}
-	for _, pod := range plan.Create {
-		if err := c.create(pod); err != nil {
-			failed[pod.Name] = err
-		}
-	}
-	if len(failed) == 0 {
-		for _, pod := range plan.Delete {
-			if err := c.delete(pod); err != nil {
-				failed[pod.Name] = err
-			}
-		}
-	}
-	out := plan.Complete(failed, update, c.Now)
-	if out.Err != nil {
-		return out.Err
-	}
-	if out.Write {
-		c.writeStatus(ji.Job, &out.Status)
-	}
-	return nil
+	return c.applied().SyncJob(ji, update)
 }
 
-// KillJob applies statemachine.PlanKillJob.
+// KillJob applies statemachine.PlanKillJob through statemachine.Applied.
 func (c *Cluster) KillJob(ji *vcjob.JobInfo, retain statemachine.Retain, update statemachine.UpdateStatusFunc) error {
-	return c.kill(ji, statemachine.PlanKillJob(ji, retain), update)
+	return c.applied().KillJob(ji, retain, update)
 }
 
-// KillTarget applies statemachine.PlanKillTarget.
+// KillTarget applies statemachine.PlanKillTarget through
+// statemachine.Applied.
 func (c *Cluster) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update statemachine.UpdateStatusFunc) error {
-	return c.kill(ji, statemachine.PlanKillTarget(ji, target), update)
+	return c.applied().KillTarget(ji, target, update)
 }
 
-func (c *Cluster) kill(ji *vcjob.JobInfo, plan *statemachine.KillPlan, update statemachine.UpdateStatusFunc) error {
-	if plan.Noop {
-		return nil
+// applied wraps the cluster as the Applier of a statemachine.Applied at
+// the cluster's clock. Its Effects are the cluster's LastEffects.
+func (c *Cluster) applied() *statemachine.Applied {
+	c.last = &statemachine.Applied{Applier: c, Now: c.Now}
+	return c.last
+}
+
+// LastEffects is what the last SyncJob, KillJob or KillTarget did.
+func (c *Cluster) LastEffects() statemachine.Effects {
+	if c.last == nil {
+		return statemachine.Effects{}
 	}
-	failed := map[string]error{}
-	for _, pod := range plan.Delete {
-		if err := c.delete(pod); err != nil {
-			failed[pod.Name] = err
-		}
-	}
-	out := plan.Complete(failed, update, c.Now)
-	if out.Err != nil {
-		return out.Err
-	}
-	c.writeStatus(ji.Job, &out.Status)
-	if out.DeletePodGroup {
-		pgKey := key(ji.Job.Namespace, podgroup.Name(ji.Job))
-		// Deleting a PodGroup that is not there is NotFound, which the
-		// controller ignores: nothing was deleted.
-		if c.podGroups[pgKey] != nil {
-			delete(c.podGroups, pgKey)
-			c.Journal.PodGroupsDeleted = append(c.Journal.PodGroupsDeleted, podgroup.Name(ji.Job))
-		}
+	return c.last.Last
+}
+
+// EnsurePodGroup implements statemachine.Applier: a missing PodGroup is
+// created with no phase (the scheduler sets one).
+func (c *Cluster) EnsurePodGroup(job *vcjob.Job) error {
+	k := key(job.Namespace, podgroup.Name(job))
+	if c.podGroups[k] == nil {
+		c.podGroups[k] = &PodGroup{Namespace: job.Namespace, Name: podgroup.Name(job)}
+		c.Journal.PodGroupsCreated = append(c.Journal.PodGroupsCreated, podgroup.Name(job))
 	}
 	return nil
 }
 
-func (c *Cluster) create(pod *corev1.Pod) error {
+// DeletePodGroup implements statemachine.Applier.
+func (c *Cluster) DeletePodGroup(job *vcjob.Job) (bool, error) {
+	k := key(job.Namespace, podgroup.Name(job))
+	if c.podGroups[k] == nil {
+		return false, nil
+	}
+	delete(c.podGroups, k)
+	c.Journal.PodGroupsDeleted = append(c.Journal.PodGroupsDeleted, podgroup.Name(job))
+	return true, nil
+}
+
+// CreatePod implements statemachine.Applier: the pod is stored Pending
+// with a fresh UID; an existing pod of that name counts as created, as
+// AlreadyExists does for Volcano.
+func (c *Cluster) CreatePod(pod *corev1.Pod) error {
 	if c.FailCreate != nil {
 		if err := c.FailCreate(pod); err != nil {
 			return err
@@ -226,7 +222,6 @@ func (c *Cluster) create(pod *corev1.Pod) error {
 	}
 	k := key(pod.Namespace, pod.Name)
 	if c.pods[k] != nil {
-		// AlreadyExists counts as created, as in Volcano.
 		return nil
 	}
 	p := pod.DeepCopy()
@@ -239,14 +234,15 @@ func (c *Cluster) create(pod *corev1.Pod) error {
 	return nil
 }
 
-func (c *Cluster) delete(pod *corev1.Pod) error {
+// DeletePod implements statemachine.Applier: mark out-of-sync, then
+// delete. With GracefulDelete a pod bound to a node only gets a
+// deletionTimestamp until FinishTerminating.
+func (c *Cluster) DeletePod(pod *corev1.Pod) error {
 	k := key(pod.Namespace, pod.Name)
 	stored := c.pods[k]
 	if stored == nil {
 		return nil // NotFound: already gone
 	}
-	// Marked first, so that events about a pod on its way out are taken
-	// as out of sync rather than as failures.
 	if stored.Annotations == nil {
 		stored.Annotations = map[string]string{}
 	}
@@ -265,6 +261,17 @@ func (c *Cluster) delete(pod *corev1.Pod) error {
 		return nil
 	}
 	delete(c.pods, k)
+	return nil
+}
+
+// UpdateStatus implements statemachine.Applier.
+func (c *Cluster) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+	if c.FailStatus != nil {
+		if err := c.FailStatus(job); err != nil {
+			return err
+		}
+	}
+	c.writeStatus(job, status)
 	return nil
 }
 

@@ -1,0 +1,152 @@
+package statemachine
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob"
+)
+
+// Applier is the handful of API operations the plans need. A controller
+// implements it with its clients and listers; memcluster implements it in
+// memory. Applied turns it into a Cluster, so the order in which plans are
+// applied, and what counts as success, live in one place.
+type Applier interface {
+	// PodGroupState is the job's PodGroup as the lister sees it now.
+	PodGroupState(job *vcjob.Job) (PodGroupState, error)
+	// EnsurePodGroup creates the job's PodGroup when missing, else brings
+	// it up to date.
+	EnsurePodGroup(job *vcjob.Job) error
+	// DeletePodGroup deletes the job's PodGroup; NotFound is not an error
+	// and reports deleted false.
+	DeletePodGroup(job *vcjob.Job) (deleted bool, err error)
+	// CreatePod creates a rendered pod; AlreadyExists counts as success.
+	CreatePod(pod *corev1.Pod) error
+	// DeletePod marks the pod out-of-sync (the volcano.sh/controller-out-of-sync
+	// annotation), then deletes it; NotFound counts as success.
+	DeletePod(pod *corev1.Pod) error
+	// UpdateStatus writes the job's status (the status subresource).
+	UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error
+}
+
+// Effects is what one cluster call did, for records and explanations.
+type Effects struct {
+	Call            Call             `json:"call"`
+	Created         []string         `json:"created,omitempty"`
+	Deleted         []string         `json:"deleted,omitempty"`
+	Waiting         []string         `json:"waiting,omitempty"`
+	StatusWritten   bool             `json:"statusWritten,omitempty"`
+	Status          *vcjob.JobStatus `json:"status,omitempty"`
+	PodGroupDeleted bool             `json:"podGroupDeleted,omitempty"`
+}
+
+// Applied is a Cluster that applies the plans through an Applier and keeps
+// the Effects of its last call. Set Now before each call: it stamps the
+// status changes. It is not safe for concurrent use; give each worker its
+// own.
+type Applied struct {
+	Applier Applier
+	Now     metav1.Time
+	Last    Effects
+}
+
+var _ Cluster = (*Applied)(nil)
+
+// SyncJob applies PlanSync: init status, PodGroup, creates, then deletes
+// only when every create succeeded, then the status.
+func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
+	a.Last = Effects{Call: CallSyncJob}
+	pg, err := a.Applier.PodGroupState(ji.Job)
+	if err != nil {
+		return fmt.Errorf("get podgroup: %w", err)
+	}
+	plan := PlanSync(ji, pg, a.Now)
+	if plan.Noop {
+		return nil
+	}
+	job := ji.Job
+	if plan.InitStatus != nil {
+		if err := a.write(job, plan.InitStatus); err != nil {
+			return err
+		}
+	}
+	if err := a.Applier.EnsurePodGroup(job); err != nil {
+		return fmt.Errorf("ensure podgroup: %w", err)
+	}
+	a.Last.Waiting = plan.Waiting
+	failed := map[string]error{}
+	for _, pod := range plan.Create {
+		if err := a.Applier.CreatePod(pod); err != nil {
+			failed[pod.Name] = err
+			continue
+		}
+		a.Last.Created = append(a.Last.Created, pod.Name)
+	}
+	if len(failed) == 0 {
+		a.deleteAll(plan.Delete, failed)
+	}
+	out := plan.Complete(failed, update, a.Now)
+	if out.Err != nil {
+		return out.Err
+	}
+	if out.Write {
+		return a.write(job, &out.Status)
+	}
+	return nil
+}
+
+// KillJob applies PlanKillJob.
+func (a *Applied) KillJob(ji *vcjob.JobInfo, retain Retain, update UpdateStatusFunc) error {
+	a.Last = Effects{Call: CallKillJob}
+	return a.kill(ji, PlanKillJob(ji, retain), update)
+}
+
+// KillTarget applies PlanKillTarget.
+func (a *Applied) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update UpdateStatusFunc) error {
+	a.Last = Effects{Call: CallKillTarget}
+	return a.kill(ji, PlanKillTarget(ji, target), update)
+}
+
+func (a *Applied) kill(ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFunc) error {
+	if plan.Noop {
+		return nil
+	}
+	failed := map[string]error{}
+	a.deleteAll(plan.Delete, failed)
+	out := plan.Complete(failed, update, a.Now)
+	if out.Err != nil {
+		return out.Err
+	}
+	if err := a.write(ji.Job, &out.Status); err != nil {
+		return err
+	}
+	if out.DeletePodGroup {
+		deleted, err := a.Applier.DeletePodGroup(ji.Job)
+		if err != nil {
+			return fmt.Errorf("delete podgroup: %w", err)
+		}
+		a.Last.PodGroupDeleted = deleted
+	}
+	return nil
+}
+
+func (a *Applied) deleteAll(pods []*corev1.Pod, failed map[string]error) {
+	for _, pod := range pods {
+		if err := a.Applier.DeletePod(pod); err != nil {
+			failed[pod.Name] = err
+			continue
+		}
+		a.Last.Deleted = append(a.Last.Deleted, pod.Name)
+	}
+}
+
+func (a *Applied) write(job *vcjob.Job, status *vcjob.JobStatus) error {
+	if err := a.Applier.UpdateStatus(job, status); err != nil {
+		return fmt.Errorf("update status: %w", err)
+	}
+	a.Last.StatusWritten = true
+	a.Last.Status = status.DeepCopy()
+	return nil
+}
