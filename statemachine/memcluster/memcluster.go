@@ -30,7 +30,30 @@ import (
 type PodGroup struct {
 	Namespace string
 	Name      string
+	Job       string
 	Phase     podgroup.Phase
+}
+
+// ChangeType is what happened to an object.
+type ChangeType string
+
+// The change types, as a watch reports them.
+const (
+	Added    ChangeType = "Added"
+	Modified ChangeType = "Modified"
+	Deleted  ChangeType = "Deleted"
+)
+
+// Change is one watch event: Old is nil for Added, New is nil for Deleted.
+// Exactly one of the pairs is set, by the kind of object.
+type Change struct {
+	Type           ChangeType
+	OldPod, NewPod *corev1.Pod
+	OldJob, NewJob *vcjob.Job
+	// PodGroup changes carry the job's namespace and name and the phases.
+	PodGroupJob        string
+	PodGroupNamespace  string
+	OldPhase, NewPhase podgroup.Phase
 }
 
 // Journal records what the calls did, in order, until Reset.
@@ -63,6 +86,12 @@ type Cluster struct {
 
 	Journal Journal
 
+	// Watch, when set, makes every change of a job, pod or PodGroup phase
+	// recorded for Drain, as an informer would see it.
+	Watch bool
+
+	changes   []Change
+	rv        int
 	jobs      map[string]*vcjob.Job
 	pods      map[string]*corev1.Pod
 	podGroups map[string]*PodGroup
@@ -80,18 +109,86 @@ func New(now metav1.Time) *Cluster {
 	return &Cluster{Now: now, jobs: map[string]*vcjob.Job{}, pods: map[string]*corev1.Pod{}, podGroups: map[string]*PodGroup{}}
 }
 
-// PutJob stores a copy of job.
-func (c *Cluster) PutJob(job *vcjob.Job) { c.jobs[key(job.Namespace, job.Name)] = job.DeepCopy() }
+// PutJob stores a copy of job (with a new resourceVersion when Watch is
+// set).
+func (c *Cluster) PutJob(job *vcjob.Job) {
+	k := key(job.Namespace, job.Name)
+	old := c.jobs[k]
+	j := job.DeepCopy()
+	c.jobs[k] = j
+	if c.Watch {
+		j.ResourceVersion = c.nextRV()
+		ch := Change{Type: Added, NewJob: j.DeepCopy()}
+		if old != nil {
+			ch.Type, ch.OldJob = Modified, old
+		}
+		c.changes = append(c.changes, ch)
+	}
+}
 
-// PutPod stores a copy of pod.
-func (c *Cluster) PutPod(pod *corev1.Pod) { c.pods[key(pod.Namespace, pod.Name)] = pod.DeepCopy() }
+// PutPod stores a copy of pod (with a new resourceVersion when Watch is
+// set).
+func (c *Cluster) PutPod(pod *corev1.Pod) {
+	k := key(pod.Namespace, pod.Name)
+	old := c.pods[k]
+	p := pod.DeepCopy()
+	c.pods[k] = p
+	if c.Watch {
+		p.ResourceVersion = c.nextRV()
+		ch := Change{Type: Added, NewPod: p.DeepCopy()}
+		if old != nil {
+			ch.Type, ch.OldPod = Modified, old
+		}
+		c.changes = append(c.changes, ch)
+	}
+}
 
 // RemovePod removes a pod outright (its termination is over).
-func (c *Cluster) RemovePod(namespace, name string) { delete(c.pods, key(namespace, name)) }
+func (c *Cluster) RemovePod(namespace, name string) {
+	k := key(namespace, name)
+	if old := c.pods[k]; old != nil {
+		delete(c.pods, k)
+		if c.Watch {
+			c.changes = append(c.changes, Change{Type: Deleted, OldPod: old})
+		}
+	}
+}
 
-// SetPodGroupPhase creates or updates a PodGroup's phase.
+// SetPodGroupPhase creates or updates a PodGroup's phase; ownerJob names
+// the job that owns it, for the change feed.
 func (c *Cluster) SetPodGroupPhase(namespace, name string, phase podgroup.Phase) {
-	c.podGroups[key(namespace, name)] = &PodGroup{Namespace: namespace, Name: name, Phase: phase}
+	k := key(namespace, name)
+	old := c.podGroups[k]
+	pg := &PodGroup{Namespace: namespace, Name: name, Phase: phase}
+	if old != nil {
+		pg.Job = old.Job
+	}
+	c.podGroups[k] = pg
+	if c.Watch && old != nil && old.Phase != phase {
+		c.changes = append(c.changes, Change{Type: Modified, PodGroupNamespace: namespace, PodGroupJob: pg.Job, OldPhase: old.Phase, NewPhase: phase})
+	}
+}
+
+// Drain returns the changes recorded since the last Drain, oldest first.
+func (c *Cluster) Drain() []Change {
+	out := c.changes
+	c.changes = nil
+	return out
+}
+
+func (c *Cluster) nextRV() string {
+	c.rv++
+	return fmt.Sprint(c.rv)
+}
+
+// Get returns a snapshot of the job under key (namespace/name), so the
+// cluster can stand in for a cache.
+func (c *Cluster) Get(k string) (*vcjob.JobInfo, error) {
+	job := c.jobs[k]
+	if job == nil {
+		return nil, fmt.Errorf("memcluster: job %s not found", k)
+	}
+	return c.JobInfo(job.Namespace, job.Name)
 }
 
 // Job returns a copy of the stored job, or nil.
@@ -147,14 +244,18 @@ func (c *Cluster) JobInfo(namespace, name string) (*vcjob.JobInfo, error) {
 // FinishTerminating removes every pod that has a deletionTimestamp and
 // returns their names.
 func (c *Cluster) FinishTerminating() []string {
-	var names []string
-	for k, p := range c.pods {
+	var gone []*corev1.Pod
+	for _, p := range c.pods {
 		if p.DeletionTimestamp != nil {
-			names = append(names, p.Name)
-			delete(c.pods, k)
+			gone = append(gone, p)
 		}
 	}
-	sort.Strings(names)
+	sort.Slice(gone, func(i, j int) bool { return gone[i].Name < gone[j].Name })
+	var names []string
+	for _, p := range gone {
+		names = append(names, p.Name)
+		c.RemovePod(p.Namespace, p.Name)
+	}
 	return names
 }
 
@@ -194,7 +295,7 @@ func (c *Cluster) LastEffects() statemachine.Effects {
 func (c *Cluster) EnsurePodGroup(job *vcjob.Job) error {
 	k := key(job.Namespace, podgroup.Name(job))
 	if c.podGroups[k] == nil {
-		c.podGroups[k] = &PodGroup{Namespace: job.Namespace, Name: podgroup.Name(job)}
+		c.podGroups[k] = &PodGroup{Namespace: job.Namespace, Name: podgroup.Name(job), Job: job.Name}
 		c.Journal.PodGroupsCreated = append(c.Journal.PodGroupsCreated, podgroup.Name(job))
 	}
 	return nil
@@ -206,7 +307,11 @@ func (c *Cluster) DeletePodGroup(job *vcjob.Job) (bool, error) {
 	if c.podGroups[k] == nil {
 		return false, nil
 	}
+	old := c.podGroups[k]
 	delete(c.podGroups, k)
+	if c.Watch && old.Phase != "" {
+		c.changes = append(c.changes, Change{Type: Deleted, PodGroupNamespace: job.Namespace, PodGroupJob: job.Name, OldPhase: old.Phase})
+	}
 	c.Journal.PodGroupsDeleted = append(c.Journal.PodGroupsDeleted, podgroup.Name(job))
 	return true, nil
 }
@@ -229,8 +334,8 @@ func (c *Cluster) CreatePod(pod *corev1.Pod) error {
 	p.UID = types.UID(fmt.Sprintf("uid-%s-%d", p.Name, c.uid))
 	p.CreationTimestamp = c.Now
 	p.Status.Phase = corev1.PodPending
-	c.pods[k] = p
 	c.Journal.Created = append(c.Journal.Created, p.DeepCopy())
+	c.PutPod(p)
 	return nil
 }
 
@@ -243,24 +348,29 @@ func (c *Cluster) DeletePod(pod *corev1.Pod) error {
 	if stored == nil {
 		return nil // NotFound: already gone
 	}
-	if stored.Annotations == nil {
-		stored.Annotations = map[string]string{}
+	marked := stored.DeepCopy()
+	if marked.Annotations == nil {
+		marked.Annotations = map[string]string{}
 	}
-	stored.Annotations[vcjob.PodOutOfSyncKey] = "true"
+	if marked.Annotations[vcjob.PodOutOfSyncKey] != "true" {
+		marked.Annotations[vcjob.PodOutOfSyncKey] = "true"
+		c.PutPod(marked)
+	}
 	if c.FailDelete != nil {
 		if err := c.FailDelete(pod); err != nil {
 			return err
 		}
 	}
 	c.Journal.Deleted = append(c.Journal.Deleted, pod.Name)
-	if c.GracefulDelete && stored.Spec.NodeName != "" {
-		if stored.DeletionTimestamp == nil {
+	if c.GracefulDelete && marked.Spec.NodeName != "" {
+		if marked.DeletionTimestamp == nil {
 			t := c.Now
-			stored.DeletionTimestamp = &t
+			marked.DeletionTimestamp = &t
+			c.PutPod(marked)
 		}
 		return nil
 	}
-	delete(c.pods, k)
+	c.RemovePod(pod.Namespace, pod.Name)
 	return nil
 }
 
@@ -276,12 +386,13 @@ func (c *Cluster) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 }
 
 func (c *Cluster) writeStatus(job *vcjob.Job, status *vcjob.JobStatus) {
-	stored := c.jobs[key(job.Namespace, job.Name)]
-	if stored == nil {
-		stored = job.DeepCopy()
-		c.jobs[key(job.Namespace, job.Name)] = stored
+	next := c.jobs[key(job.Namespace, job.Name)]
+	if next == nil {
+		next = job
 	}
-	stored.Status = *status.DeepCopy()
+	next = next.DeepCopy()
+	next.Status = *status.DeepCopy()
+	c.PutJob(next)
 	c.Journal.StatusWrites++
 }
 

@@ -1,0 +1,191 @@
+package worker
+
+import (
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/statemachine"
+)
+
+// Jobs is where the step takes its job snapshot from; *cache.Cache is one.
+type Jobs interface {
+	Get(key string) (*vcjob.JobInfo, error)
+}
+
+// Step holds what the processing step acts on. All three are injected.
+type Step struct {
+	Jobs    Jobs
+	Delays  *delay.Queue
+	Cluster *statemachine.Applied
+}
+
+// Record is what one step decided and did.
+type Record struct {
+	Time    time.Time     `json:"time"`
+	Request vcjob.Request `json:"request"`
+	// Fired is the delayed action this step ran, for Fire.
+	Fired *delay.Entry `json:"fired,omitempty"`
+	// Cancelled are the delayed actions the step cancelled: those a pod
+	// event made moot, then those of the same level as the action it ran.
+	Cancelled []delay.Entry `json:"cancelled,omitempty"`
+	// Skipped says why nothing was done (the job is not in the cache).
+	Skipped string `json:"skipped,omitempty"`
+
+	Rule   policy.Rule   `json:"rule"`
+	Action vcjob.Action  `json:"action,omitempty"`
+	Target vcjob.Target  `json:"target"`
+	Delay  time.Duration `json:"delay,omitempty"`
+	// Registered is the delayed action registered instead of running;
+	// DelayDropped says the pod already had one for the same action.
+	Registered   *delay.Entry `json:"registered,omitempty"`
+	DelayDropped bool         `json:"delayDropped,omitempty"`
+
+	PhaseBefore vcjob.JobPhase           `json:"phaseBefore,omitempty"`
+	PhaseAfter  vcjob.JobPhase           `json:"phaseAfter,omitempty"`
+	Transition  *statemachine.Transition `json:"transition,omitempty"`
+	Effects     statemachine.Effects     `json:"effects"`
+	Err         error                    `json:"-"`
+}
+
+// Error is Err's text, for JSON.
+func (r Record) Error() string {
+	if r.Err == nil {
+		return ""
+	}
+	return r.Err.Error()
+}
+
+// Process handles one request at now.
+func (s *Step) Process(req vcjob.Request, now time.Time) Record {
+	rec := Record{Time: now, Request: req}
+	// Checked for every pod event except PodPending, before anything else:
+	// the pod moving on makes its pending timeout moot.
+	if req.PodName != "" && req.Event != vcjob.PodPendingEvent {
+		rec.Cancelled = append(rec.Cancelled, s.Delays.CancelForPodEvent(req)...)
+	}
+	ji, ok := s.snapshot(req.Key(), &rec)
+	if !ok {
+		return rec
+	}
+	d := policy.Resolve(ji.Job, req)
+	rec.Rule, rec.Action, rec.Target, rec.Delay = d.Rule, d.Action, d.Target, d.Delay
+	if d.Delay > 0 {
+		e, added := s.Delays.Register(req, d.Action, d.Target, d.Delay, now)
+		if added {
+			rec.Registered = &e
+		} else {
+			rec.DelayDropped = true
+		}
+		rec.PhaseAfter = rec.PhaseBefore
+		return rec
+	}
+	s.execute(ji, &rec, now)
+	return rec
+}
+
+// Fire runs a delayed action that came due at now, on the job's state at
+// that time.
+func (s *Step) Fire(e delay.Entry, now time.Time) Record {
+	rec := Record{Time: now, Request: e.Request, Fired: &e, Action: e.Action, Target: e.Target, Rule: policy.Rule{Kind: RuleDelayed}}
+	ji, ok := s.snapshot(e.Request.Key(), &rec)
+	if !ok {
+		return rec
+	}
+	s.execute(ji, &rec, now)
+	return rec
+}
+
+// RuleDelayed marks a record of a delayed action that fired: the rule that
+// chose it is in the record of the step that registered it.
+const RuleDelayed policy.RuleKind = "Delayed"
+
+func (s *Step) snapshot(key string, rec *Record) (*vcjob.JobInfo, bool) {
+	ji, err := s.Jobs.Get(key)
+	if err != nil {
+		// A job that is gone has nothing left to do; Volcano drops the
+		// request too.
+		rec.Skipped = err.Error()
+		return nil, false
+	}
+	rec.PhaseBefore = ji.Job.Status.State.Phase
+	return ji, true
+}
+
+func (s *Step) execute(ji *vcjob.JobInfo, rec *Record, now time.Time) {
+	s.Cluster.Now = metav1.NewTime(now)
+	tr, err := statemachine.Execute(s.Cluster, ji, rec.Action, rec.Target)
+	rec.Transition = &tr
+	rec.Effects = s.Cluster.Last
+	rec.PhaseAfter = rec.PhaseBefore
+	if rec.Effects.Status != nil {
+		rec.PhaseAfter = rec.Effects.Status.State.Phase
+	}
+	if err != nil {
+		rec.Err = err
+		return
+	}
+	rec.Cancelled = append(rec.Cancelled, s.Delays.CleanupAfter(ji.Job.Namespace, ji.Job.Name, rec.Action, rec.Target)...)
+}
+
+// Requeue says whether a request that failed after requeues earlier
+// requeues goes back on the queue (rate-limited). maxRequeues −1 means
+// always. When it does not, the job gets TerminateJob (see GiveUp).
+func Requeue(requeues, maxRequeues int) bool {
+	return maxRequeues < 0 || requeues < maxRequeues
+}
+
+// GiveUp is the request that replaces one that failed too often: the job
+// is terminated.
+func GiveUp(req vcjob.Request) vcjob.Request {
+	return vcjob.Request{Namespace: req.Namespace, JobName: req.JobName, JobUID: req.JobUID,
+		Event: vcjob.CommandIssuedEvent, Action: vcjob.TerminateJobAction}
+}
+
+// Delete-retry backoff of a pod whose delete failed: exponential from
+// DeleteBackoffBase, capped at DeleteBackoffMax, at most DeleteRetries
+// times.
+const (
+	DeleteBackoffBase = 5 * time.Millisecond
+	DeleteBackoffMax  = 180 * time.Second
+	DeleteRetries     = 10
+)
+
+// DeleteBackoff is how long to wait before retry number attempt (0-based)
+// of a failed pod delete; ok is false once DeleteRetries are used up.
+func DeleteBackoff(attempt int) (wait time.Duration, ok bool) {
+	if attempt < 0 || attempt >= DeleteRetries {
+		return 0, false
+	}
+	wait = DeleteBackoffBase
+	for i := 0; i < attempt; i++ {
+		wait *= 2
+		if wait >= DeleteBackoffMax {
+			return DeleteBackoffMax, true
+		}
+	}
+	return wait, true
+}
+
+// String is a one-line summary of the record.
+func (r Record) String() string {
+	if r.Skipped != "" {
+		return fmt.Sprintf("%s: skipped: %s", r.Request, r.Skipped)
+	}
+	s := fmt.Sprintf("%s -> %s by %s", r.Request, r.Action, r.Rule)
+	if r.Registered != nil {
+		return s + fmt.Sprintf(", delayed %s", r.Delay)
+	}
+	if r.DelayDropped {
+		return s + ", delay dropped (already pending)"
+	}
+	s += fmt.Sprintf(", %s -> %s", r.PhaseBefore, r.PhaseAfter)
+	if r.Err != nil {
+		s += ": " + r.Err.Error()
+	}
+	return s
+}
