@@ -14,14 +14,16 @@ func TestPublicVectors(t *testing.T) {
 	if _, err := os.Stat(publicVectors); err != nil {
 		t.Skipf("no vectors at %s: %v", publicVectors, err)
 	}
-	var out bytes.Buffer
-	passed, failed, err := runFile(publicVectors, &out, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d passed, %d failed", passed, failed)
-	if failed > 0 || passed == 0 {
-		t.Fatalf("%d passed, %d failed:\n%s", passed, failed, out.String())
+	for _, mode := range []Mode{Direct, ThroughStep} {
+		var out bytes.Buffer
+		passed, failed, err := runFile(publicVectors, mode, &out, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("via %s: %d passed, %d failed", mode, passed, failed)
+		if failed > 0 || passed == 0 {
+			t.Fatalf("via %s: %d passed, %d failed:\n%s", mode, passed, failed, out.String())
+		}
 	}
 }
 

@@ -1,7 +1,11 @@
 // Command conformance replays Volcano's recorded controller steps through
 // vcjob and reports every case where vcjob decides differently.
 //
-//	go run ./examples/conformance [-v] FILE.jsonl...
+//	go run ./examples/conformance [-v] [-via direct|step] FILE.jsonl...
+//
+// With -via step each case is loaded into a job cache and run through the
+// worker's processing step (policy, delays, state machine), as a controller
+// runs it; the default runs the policy and the state machine directly.
 //
 // It prints one line per mismatching case (its name and the first
 // difference) and ends with "N passed, M failed". It exits 1 when a case
@@ -19,18 +23,20 @@ import (
 
 func main() {
 	verbose := flag.Bool("v", false, "print every case, not only failures")
+	via := flag.String("via", string(Direct), "replay through: direct (policy + state machine) or step (cache + worker step)")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-v] FILE.jsonl...\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-v] [-via direct|step] FILE.jsonl...\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() == 0 {
+	mode := Mode(*via)
+	if flag.NArg() == 0 || (mode != Direct && mode != ThroughStep) {
 		flag.Usage()
 		os.Exit(2)
 	}
 	var passed, failed int
 	for _, path := range flag.Args() {
-		p, f, err := runFile(path, os.Stdout, *verbose)
+		p, f, err := runFile(path, mode, os.Stdout, *verbose)
 		passed += p
 		failed += f
 		if err != nil {
@@ -46,7 +52,7 @@ func main() {
 }
 
 // runFile replays every case of one JSON Lines file.
-func runFile(path string, out io.Writer, verbose bool) (passed, failed int, err error) {
+func runFile(path string, mode Mode, out io.Writer, verbose bool) (passed, failed int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, 0, err
@@ -64,7 +70,7 @@ func runFile(path string, out io.Writer, verbose bool) (passed, failed int, err 
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			return passed, failed, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
-		got, err := Replay(&c)
+		got, err := Replay(&c, mode)
 		diff := ""
 		if err != nil {
 			diff = "replay: " + err.Error()

@@ -10,10 +10,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/worker"
 )
 
 // recordedAt is the clock of the replay; the vectors compare no timestamp.
@@ -22,8 +25,69 @@ var recordedAt = metav1.NewTime(time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC))
 // Got is what the library did for a case, in the vectors' terms.
 type Got = Expect
 
+// Mode is how a case is replayed.
+type Mode string
+
+// The replay modes.
+const (
+	// Direct resolves the policy and runs the state machine on a job info
+	// built from the case.
+	Direct Mode = "direct"
+	// ThroughStep loads the case into a cache and runs the request through
+	// the worker's processing step, as a controller would.
+	ThroughStep Mode = "step"
+)
+
 // Replay runs one case through the library's public API.
-func Replay(c *Case) (Got, error) {
+func Replay(c *Case, mode Mode) (Got, error) {
+	if mode == ThroughStep {
+		return replayStep(c)
+	}
+	return replayDirect(c)
+}
+
+// replayStep loads the case into a cache and a cluster and runs the
+// request through worker.Step.
+func replayStep(c *Case) (Got, error) {
+	var job vcjob.Job
+	if err := json.Unmarshal(c.Job, &job); err != nil {
+		return Got{}, fmt.Errorf("job: %w", err)
+	}
+	cl := memcluster.New(recordedAt)
+	cl.PutJob(&job)
+	jobs := cache.New()
+	if err := jobs.Add(&job); err != nil {
+		return Got{}, err
+	}
+	for _, p := range c.Pods {
+		cl.PutPod(p)
+		if err := jobs.AddPod(p); err != nil {
+			return Got{}, err
+		}
+	}
+	if c.PodGroup != nil {
+		cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
+	}
+	step := &worker.Step{Jobs: jobs, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: cl}}
+	// A recorded request omits the job it is for: the case is about one job.
+	req := c.Request
+	req.Namespace, req.JobName = job.Namespace, job.Name
+	rec := step.Process(req, recordedAt.Time)
+	if rec.Skipped != "" {
+		return Got{}, fmt.Errorf("step skipped the request: %s", rec.Skipped)
+	}
+	got := Got{Action: rec.Action, DelaySeconds: rec.Delay.Seconds(), Error: rec.Err != nil, DeletedPods: []string{}, CreatedPods: []PodMeta{}}
+	if rec.Delay > 0 {
+		if rec.Registered == nil {
+			return Got{}, fmt.Errorf("a delayed action was not registered")
+		}
+		got.Status = statusOf(job.Status)
+		return got, nil
+	}
+	return collect(got, cl, &job), nil
+}
+
+func replayDirect(c *Case) (Got, error) {
 	var job vcjob.Job
 	if err := json.Unmarshal(c.Job, &job); err != nil {
 		return Got{}, fmt.Errorf("job: %w", err)
@@ -49,6 +113,11 @@ func Replay(c *Case) (Got, error) {
 	if _, err := statemachine.Execute(cl, ji, d.Action, d.Target); err != nil {
 		got.Error = true
 	}
+	return collect(got, cl, &job), nil
+}
+
+// collect reads what the cluster's journal says the step did.
+func collect(got Got, cl *memcluster.Cluster, job *vcjob.Job) Got {
 	got.Status = statusOf(cl.Job(job.Namespace, job.Name).Status)
 	got.DeletedPods = append(got.DeletedPods, cl.Journal.Deleted...)
 	sort.Strings(got.DeletedPods)
@@ -57,7 +126,7 @@ func Replay(c *Case) (Got, error) {
 	}
 	sort.Slice(got.CreatedPods, func(i, j int) bool { return got.CreatedPods[i].Name < got.CreatedPods[j].Name })
 	got.PodGroupDeleted = len(cl.Journal.PodGroupsDeleted) > 0
-	return got, nil
+	return got
 }
 
 // Diff names the first difference between what was expected and what the
