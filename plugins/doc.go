@@ -1,0 +1,127 @@
+// Package plugins owns the job plugins of Volcano's batch Job (the keys of
+// spec.plugins) as pure functions: the Plugin interface, a Registry that
+// builds a job's plugins from their arguments, and the eight built-ins
+// env, svc, ssh, pytorch, tensorflow, mpi, ray and hcclrank.
+//
+// A plugin never calls a cluster. OnPodCreate edits the pod it is handed
+// before the controller creates it; OnJobAdd, OnJobUpdate and OnJobDelete
+// return Objects (typed Services, ConfigMaps, Secrets and NetworkPolicies to
+// apply, references to delete) and change nothing of the job but
+// status.controlledResources, where a plugin records itself as
+// "plugin-<name>": "<name>" on add and removes that on delete, as Volcano
+// does. OnJobAdd does nothing when the record is already there. Every hook
+// is idempotent: running it twice equals running it once (no duplicate env
+// vars, volumes, mounts or ports; a second run asks for nothing new).
+//
+// Arguments are parsed as Volcano parses them, with Go's flag package and
+// one flag set per plugin, but a bad argument is an error naming the plugin
+// and the argument (Volcano logs it and goes on). Ssh keys come only from an
+// injected KeySource; the package never generates keys.
+//
+//	reg := plugins.NewRegistry(plugins.WithSSHKeys(keySource))
+//	ps, err := reg.Build(job) // job.spec.plugins, in sorted name order
+//	if err != nil {
+//		return err // unknown plugin, bad argument
+//	}
+//	for _, p := range ps {
+//		objs, err := p.OnJobAdd(job) // apply objs.Apply, delete objs.Delete
+//		...
+//	}
+//	for _, p := range ps {
+//		if err := p.OnPodCreate(pod, job); err != nil { ... }
+//	}
+//
+// # Built-in plugins
+//
+// Host names below are those the svc plugin makes resolvable:
+// <job>-<task>-<index>.<job>, where a task template's hostname or subdomain
+// replaces the first or second part (and a template hostname makes one host
+// for the whole task).
+//
+// env (no arguments): sets VK_TASK_INDEX and VC_TASK_INDEX, the pod's index
+// (what follows the last "-" of its name), in every container and init
+// container.
+//
+// svc: sets the pod's hostname to its name and subdomain to the job name
+// (unless set); mounts ConfigMap <job>-svc at /etc/volcano in every
+// container and init container; sets VC_<TASK>_HOSTS and VC_<TASK>_NUM of
+// every task (task name upper-cased, "-" → "_") from that ConfigMap. Objects:
+// ConfigMap <job>-svc (per task "<task>.host" = host names one per line,
+// VC_<TASK>_HOSTS = comma-separated, VC_<TASK>_NUM = count), headless
+// Service <job> selecting the job's pods, and NetworkPolicy <job> admitting
+// ingress only from the job's pods. OnJobUpdate rewrites the ConfigMap.
+// Arguments:
+//
+//	--publish-not-ready-addresses=false  Service.spec.publishNotReadyAddresses
+//	--disable-network-policy=false       no NetworkPolicy
+//	--inject-hosts-env=true              false: no VC_<TASK>_* env (files stay)
+//	--network-policy-strategy=""         allow|allow-related|allow-stateless|drop|reject,
+//	                                     as annotation ovn.kubernetes.io/network_policy_strategy
+//
+// ssh: mounts Secret <job>-ssh (files .ssh/id_rsa, .ssh/id_rsa.pub,
+// .ssh/authorized_keys, .ssh/config, mode 0600) as a subPath at the key path
+// in every container and init container. Object: Secret <job>-ssh with
+// id_rsa, id_rsa.pub, authorized_keys (= the public key) and config
+// ("StrictHostKeyChecking no", "UserKnownHostsFile /dev/null", then per pod
+// "Host <short name>", "  HostName <host name>", "  Port <port>"). Arguments:
+//
+//	--ssh-key-file-path=/root/.ssh  mount path
+//	--ssh-private-key=""            use this key instead of the KeySource
+//	--ssh-public-key=""             its public key
+//	--ssh-port=22                   Port in the config
+//
+// pytorch: in every container of every pod (when the master task exists)
+// opens container port "pytorchjob-port" and sets MASTER_ADDR (master pod 0's
+// host name), MASTER_PORT, WORLD_SIZE (master + worker replicas) and, for
+// master and worker pods, RANK (0; worker index + 1). With
+// --wait-master-enabled, worker pods get init container "wait-for-master"
+// that waits until the master resolves and its port answers. Arguments:
+//
+//	--master=master  --worker=worker  --port=23456
+//	--wait-master-enabled=false      add the init container
+//	--wait-master-timeout=300        seconds it waits
+//	--wait-master-image=busybox:1.36.1
+//
+// tensorflow: sets TF_CONFIG in every container, unless the job is one task
+// of one replica: {"cluster":{"ps":[...],"worker":[...],"chief":[...],
+// "evaluator":[...]},"task":{"type":<role>,"index":<pod index>}}, each list
+// "<host name>:<port>" per replica, empty roles left out. Arguments:
+//
+//	--ps=ps  --worker=worker  --chief=chief  --evaluator=evaluator  --port=2222
+//
+// mpi: opens container port "mpijob-port" in every container and init
+// container; the master pod gets MPI_HOST, the worker host names joined by
+// ",". Arguments:
+//
+//	--master=master  --worker=worker  --port=22
+//
+// ray: the head task's head container gets ports gcs, dashboard and
+// client-server and the command sh -c "ray start --head --block
+// --dashboard-host=0.0.0.0 --port=P --dashboard-port=D
+// --ray-client-server-port=C"; the worker task's worker container gets sh -c
+// "ray start --block --address=<head pod 0 host name>:P". Object: Service
+// <job>-head-svc selecting the head pods, ports gcs/dashboard/client-server
+// to the named container ports. A job without the head task is an error.
+// Arguments:
+//
+//	--head=head  --headContainer=head  --worker=worker  --workerContainer=worker
+//	--port=6379  --dashboardPort=8265  --clientPort=10001
+//
+// hcclrank: annotates the pod hccl/rankIndex (unless set) with the first
+// RANK env value of its containers, or for master pods their
+// volcano.sh/task-index label and for worker pods the master replicas plus
+// that label. Records nothing in controlledResources (as Volcano).
+// Arguments:
+//
+//	--master=master  --worker=worker
+//
+// # Where this differs from Volcano
+//
+// Bad and left-over arguments, port numbers outside 1..65535 and empty task
+// names are errors at Build. An mpi master pod in a job without the worker
+// task is an error (Volcano crashes). Objects carry the labels
+// volcano.sh/job-name and volcano.sh/job-namespace (Volcano sets none). An
+// env var, volume or init container a plugin sets replaces one of the same
+// name instead of being appended a second time. Plugins run in sorted name
+// order (Volcano iterates a map).
+package plugins

@@ -1,0 +1,95 @@
+package plugins
+
+import (
+	"fmt"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/vcjob/vcjob"
+)
+
+// Names and defaults of the mpi plugin.
+const (
+	EnvMPIHost = "MPI_HOST"
+	// MPIPortName names the (ssh) container port the plugin opens.
+	MPIPortName    = "mpijob-port"
+	MPIDefaultPort = 22
+)
+
+type mpiPlugin struct {
+	master string
+	worker string
+	port   int
+}
+
+// NewMPI builds the mpi plugin. Arguments:
+//
+//	--master  name of the launcher task, default master
+//	--worker  name of the worker task, default worker
+//	--port    the sshd port opened in every container, default 22
+func NewMPI(args []string) (Plugin, error) {
+	name := vcjob.PluginMPI
+	p := &mpiPlugin{}
+	fs := newFlagSet(name)
+	fs.StringVar(&p.master, "master", "master", "name of the master task")
+	fs.StringVar(&p.worker, "worker", "worker", "name of the worker task")
+	fs.IntVar(&p.port, "port", MPIDefaultPort, "port opened for ssh")
+	if err := parseArgs(name, fs, args); err != nil {
+		return nil, err
+	}
+	if err := checkNonEmpty(name, fs, args, "master", p.master); err != nil {
+		return nil, err
+	}
+	if err := checkNonEmpty(name, fs, args, "worker", p.worker); err != nil {
+		return nil, err
+	}
+	if err := checkPort(name, fs, args, "port", p.port); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *mpiPlugin) Name() string { return vcjob.PluginMPI }
+
+// MPIHostList is the MPI_HOST value: the worker task's host names joined
+// by commas (one name when its template sets a hostname).
+func MPIHostList(job *vcjob.Job, worker *vcjob.TaskSpec) string {
+	return strings.Join(taskHosts(job, worker), ",")
+}
+
+// OnPodCreate opens the port in every container and init container that
+// does not expose it yet, and gives the master pod MPI_HOST in every
+// container and init container. A master pod in a job without the worker
+// task is an error (Volcano crashes there).
+func (p *mpiPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
+	if err := checkPod(p.Name(), pod, job); err != nil {
+		return err
+	}
+	isMaster := taskOf(pod) == p.master
+	hosts := ""
+	if isMaster {
+		worker, ok := findTask(job, p.worker)
+		if !ok {
+			return fmt.Errorf("plugin %q: job %s/%s has no worker task %q", p.Name(), job.Namespace, job.Name, p.worker)
+		}
+		hosts = MPIHostList(job, worker)
+	}
+	eachContainer(pod, true, func(c *corev1.Container) {
+		openPort(c, MPIPortName, int32(p.port))
+		if isMaster {
+			setEnv(c, corev1.EnvVar{Name: EnvMPIHost, Value: hosts})
+		}
+	})
+	return nil
+}
+
+func (p *mpiPlugin) OnJobAdd(job *vcjob.Job) (Objects, error) { return recordOnly(p.Name(), job) }
+
+func (p *mpiPlugin) OnJobUpdate(job *vcjob.Job) (Objects, error) {
+	return Objects{}, checkJob(p.Name(), job)
+}
+
+func (p *mpiPlugin) OnJobDelete(job *vcjob.Job) (Objects, error) {
+	return unrecordOnly(p.Name(), job)
+}

@@ -1,0 +1,193 @@
+package plugins
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/vcjob/vcjob"
+)
+
+// Builder makes a plugin from the arguments a job gives it in
+// spec.plugins. A bad argument is an error that names it.
+type Builder func(args []string) (Plugin, error)
+
+// Registry maps plugin names to builders. A registry is a plain value: it
+// holds no package-level state, and two registries never share builders.
+// It is not safe to Register while another goroutine Builds.
+type Registry struct {
+	builders map[string]Builder
+}
+
+// Option configures NewRegistry.
+type Option func(*registryOptions)
+
+type registryOptions struct {
+	keys KeySource
+}
+
+// WithSSHKeys makes the ssh plugin take its key pairs from src. Without it
+// the ssh plugin can only be built with --ssh-private-key (Build fails
+// otherwise), because this library never generates keys itself.
+func WithSSHKeys(src KeySource) Option {
+	return func(o *registryOptions) { o.keys = src }
+}
+
+// NewRegistry returns a registry holding the built-in plugins: env, svc,
+// ssh, pytorch, tensorflow, mpi, ray and hcclrank.
+func NewRegistry(opts ...Option) *Registry {
+	var o registryOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	keys := o.keys
+	return &Registry{builders: map[string]Builder{
+		vcjob.PluginEnv:        NewEnv,
+		vcjob.PluginSvc:        NewSvc,
+		vcjob.PluginSSH:        func(args []string) (Plugin, error) { return NewSSH(keys, args) },
+		vcjob.PluginPytorch:    NewPytorch,
+		vcjob.PluginTensorflow: NewTensorflow,
+		vcjob.PluginMPI:        NewMPI,
+		vcjob.PluginRay:        NewRay,
+		vcjob.PluginHCCLRank:   NewHCCLRank,
+	}}
+}
+
+// Register adds or replaces the builder for name.
+func (r *Registry) Register(name string, b Builder) error {
+	if name == "" {
+		return errors.New("plugins: register: empty plugin name")
+	}
+	if b == nil {
+		return fmt.Errorf("plugins: register %q: nil builder", name)
+	}
+	if r.builders == nil {
+		r.builders = map[string]Builder{}
+	}
+	r.builders[name] = b
+	return nil
+}
+
+// Names lists the registered plugin names, sorted.
+func (r *Registry) Names() []string {
+	names := make([]string, 0, len(r.builders))
+	for n := range r.builders {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Builder returns the builder registered for name.
+func (r *Registry) Builder(name string) (Builder, bool) {
+	b, ok := r.builders[name]
+	return b, ok
+}
+
+// Build makes the plugins job.spec.plugins names, in sorted name order.
+// An unknown name, a bad argument, or a builder returning a nil plugin or
+// a plugin of another name is an error naming the plugin.
+func (r *Registry) Build(job *vcjob.Job) ([]Plugin, error) {
+	if job == nil {
+		return nil, errors.New("plugins: build: nil job")
+	}
+	names := make([]string, 0, len(job.Spec.Plugins))
+	for n := range job.Spec.Plugins {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := make([]Plugin, 0, len(names))
+	for _, n := range names {
+		b, ok := r.builders[n]
+		if !ok {
+			return nil, fmt.Errorf("plugins: unknown plugin %q (known: %s)", n, strings.Join(r.Names(), ", "))
+		}
+		p, err := b(job.Spec.Plugins[n])
+		if err != nil {
+			return nil, fmt.Errorf("plugins: %w", err)
+		}
+		if p == nil {
+			return nil, fmt.Errorf("plugins: plugin %q: builder returned no plugin", n)
+		}
+		if p.Name() != n {
+			return nil, fmt.Errorf("plugins: plugin %q: builder returned plugin %q", n, p.Name())
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// ArgError is a plugin argument that could not be used.
+type ArgError struct {
+	Plugin string
+	Arg    string // the offending argument as given ("" when none was)
+	Reason string
+}
+
+func (e *ArgError) Error() string {
+	if e.Arg == "" {
+		return fmt.Sprintf("plugin %q: %s", e.Plugin, e.Reason)
+	}
+	return fmt.Sprintf("plugin %q: argument %q: %s", e.Plugin, e.Arg, e.Reason)
+}
+
+// newFlagSet is a flag set that parses like Volcano's plugins (Go's flag
+// package, one set per plugin, errors returned) but prints nothing.
+func newFlagSet(plugin string) *flag.FlagSet {
+	fs := flag.NewFlagSet(plugin, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseArgs parses args into fs. Unlike Volcano, which logs a parse error
+// and goes on with whatever was set, a parse error is returned, and so are
+// arguments left over after the flags (Volcano ignores them).
+func parseArgs(plugin string, fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		consumed := len(args) - len(fs.Args())
+		arg := ""
+		for i := min(consumed, len(args)) - 1; i >= 0; i-- {
+			if strings.HasPrefix(args[i], "-") {
+				arg = args[i]
+				break
+			}
+		}
+		return &ArgError{Plugin: plugin, Arg: arg, Reason: err.Error()}
+	}
+	if rest := fs.Args(); len(rest) > 0 {
+		return &ArgError{Plugin: plugin, Arg: rest[0], Reason: "not a flag; arguments are --name=value flags"}
+	}
+	return nil
+}
+
+// argFor is how a flag was given, for error messages: the argument that
+// set it, or "--name" when it was not given.
+func argFor(fs *flag.FlagSet, args []string, name string) string {
+	for i := len(args) - 1; i >= 0; i-- {
+		a := strings.TrimLeft(args[i], "-")
+		if a == name || strings.HasPrefix(a, name+"=") {
+			return args[i]
+		}
+	}
+	return "--" + name
+}
+
+// checkPort rejects a port number outside 1..65535.
+func checkPort(plugin string, fs *flag.FlagSet, args []string, name string, v int) error {
+	if v < 1 || v > 65535 {
+		return &ArgError{Plugin: plugin, Arg: argFor(fs, args, name), Reason: fmt.Sprintf("port %d is not in 1..65535", v)}
+	}
+	return nil
+}
+
+// checkNonEmpty rejects an empty string flag.
+func checkNonEmpty(plugin string, fs *flag.FlagSet, args []string, name, v string) error {
+	if v == "" {
+		return &ArgError{Plugin: plugin, Arg: argFor(fs, args, name), Reason: "must not be empty"}
+	}
+	return nil
+}
