@@ -62,6 +62,9 @@ func (s *sim) run(c command) error {
 		s.cluster.FinishTerminating()
 	case "podgroup":
 		job := s.cluster.Job(s.ns, s.job)
+		if !s.cluster.PodGroup(job).Exists {
+			return fmt.Errorf("line %d: %q: the job has no PodGroup now (a whole-job kill deletes it; the next sync creates it again)", c.line, c.text)
+		}
 		s.cluster.SetPodGroupPhase(s.ns, podgroup.Name(job), podgroup.Phase(c.word))
 	case "command":
 		cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: strings.ToLower(c.word) + "-" + s.job},
@@ -75,9 +78,13 @@ func (s *sim) run(c command) error {
 		if t == nil {
 			return fmt.Errorf("line %d: %q: no task %q", c.line, c.text, c.word)
 		}
+		old := job.DeepCopy()
 		t.Replicas = c.n
 		if t.MinAvailable != nil && *t.MinAvailable > c.n {
 			t.MinAvailable = &c.n
+		}
+		if errs := vcjob.ValidateJobUpdate(job, old); len(errs) > 0 {
+			return fmt.Errorf("line %d: %q: the API server would refuse the update: %w", c.line, c.text, errs.ToAggregate())
 		}
 		s.cluster.PutJob(job)
 	case "advance":
@@ -108,8 +115,9 @@ func (s *sim) pods(c command) ([]*corev1.Pod, error) {
 		}
 		if c.pods == "all" || strings.HasSuffix(c.pods, "-*") {
 			// A group only takes the pods the command makes sense for.
-			if p.DeletionTimestamp != nil || (c.verb == "start" && p.Status.Phase != corev1.PodPending) ||
-				(c.verb != "start" && c.verb != "evict" && p.Status.Phase != corev1.PodRunning) {
+			fromPending := c.verb == "start" || c.verb == "run"
+			if p.DeletionTimestamp != nil || (fromPending && p.Status.Phase != corev1.PodPending) ||
+				(!fromPending && c.verb != "evict" && p.Status.Phase != corev1.PodRunning) {
 				continue
 			}
 		}
@@ -147,13 +155,16 @@ func (s *sim) change(c command, p *corev1.Pod) {
 			p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "main"}}
 		}
 	}
-	p.Status.Phase = podPhaseFor(c.verb)
+	// Restarting containers leaves a Pending pod Pending.
+	if !(c.verb == "restart" && p.Status.Phase == corev1.PodPending) {
+		p.Status.Phase = podPhaseFor(c.verb)
+	}
 	for i := range p.Status.ContainerStatuses {
 		cs := &p.Status.ContainerStatuses[i]
 		switch c.verb {
 		case "start", "ready":
 			cs.Ready = true
-		case "unready", "succeed", "unknown":
+		case "run", "pending", "unready", "succeed", "unknown":
 			cs.Ready = false
 		case "restart":
 			cs.RestartCount += c.n

@@ -28,9 +28,11 @@ type command struct {
 // usage lists the scenario commands, for errors and -help.
 const usage = `scenario commands, one per line (# starts a comment):
   start PODS            Pending pods are bound and run, containers ready (PodRunning)
+  run PODS              pods are bound and run, containers not ready yet
+  pending PODS          pods go back to Pending
   ready PODS            containers become ready
   unready PODS          containers stop being ready
-  restart PODS [N]      containers restart N times (default 1), the pod keeps running
+  restart PODS [N]      containers restart N times (default 1); the pod stays Running (or Pending)
   fail PODS [CODE]      pods fail, the first container exiting with CODE (default 1)
   succeed PODS          pods succeed
   unknown PODS          pods' phase becomes Unknown
@@ -76,7 +78,7 @@ func parseLine(text string) (command, error) {
 		return nil
 	}
 	switch c.verb {
-	case "start", "ready", "unready", "succeed", "unknown", "evict":
+	case "start", "run", "pending", "ready", "unready", "succeed", "unknown", "evict":
 		if err := want(1, 1); err != nil {
 			return c, err
 		}
@@ -147,8 +149,10 @@ func parseLine(text string) (command, error) {
 // podPhaseFor is the phase a pod command leaves the pod in.
 func podPhaseFor(verb string) corev1.PodPhase {
 	switch verb {
-	case "start", "ready", "unready", "restart":
+	case "start", "run", "ready", "unready", "restart":
 		return corev1.PodRunning
+	case "pending":
+		return corev1.PodPending
 	case "fail":
 		return corev1.PodFailed
 	case "succeed":

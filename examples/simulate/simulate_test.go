@@ -133,12 +133,12 @@ func lineDiff(want, got string) string {
 func TestScriptErrorsNameTheLine(t *testing.T) {
 	for script, want := range map[string]string{
 		"start all\nfrobnicate worker-0\n": `line 2: "frobnicate worker-0": unknown command "frobnicate"`,
-		"advance soon\n":                    `line 1: "advance soon": advance: bad duration "soon"`,
-		"advance -5m\n":                     `line 1: "advance -5m": advance: bad duration "-5m"`,
-		"fail worker-0 x\n":                 `line 1: "fail worker-0 x": fail: bad number "x"`,
-		"podgroup Sleeping\n":               `line 1: "podgroup Sleeping": unknown PodGroup phase "Sleeping"`,
-		"command Explode\n":                 `line 1: "command Explode": unknown action "Explode"`,
-		"start\n":                           `line 1: "start": start takes 1 to 1 arguments, got 0`,
+		"advance soon\n":                   `line 1: "advance soon": advance: bad duration "soon"`,
+		"advance -5m\n":                    `line 1: "advance -5m": advance: bad duration "-5m"`,
+		"fail worker-0 x\n":                `line 1: "fail worker-0 x": fail: bad number "x"`,
+		"podgroup Sleeping\n":              `line 1: "podgroup Sleeping": unknown PodGroup phase "Sleeping"`,
+		"command Explode\n":                `line 1: "command Explode": unknown action "Explode"`,
+		"start\n":                          `line 1: "start": start takes 1 to 1 arguments, got 0`,
 	} {
 		_, err := parseScript(strings.NewReader(script))
 		if err == nil || !strings.HasPrefix(err.Error(), want) {

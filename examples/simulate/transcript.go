@@ -31,7 +31,7 @@ func (t textTranscript) end(summary string) { fmt.Fprintf(t.w, "= %s\n", summary
 func (t textTranscript) record(r worker.Record) {
 	w := t.w
 	if r.Fired != nil {
-		fmt.Fprintf(w, "  fired    %s for %s (registered at %s on %s)\n", r.Fired.Action, describeTarget(r.Fired.Target, r.Fired.Request), offset(r.Fired.Registered), describe(r.Fired.Request))
+		fmt.Fprintf(w, "  fired    %s for %s at %s (registered at %s on %s)\n", r.Fired.Action, describeTarget(r.Fired.Target, r.Fired.Request), offset(r.Time), offset(r.Fired.Registered), describe(r.Fired.Request))
 	} else {
 		fmt.Fprintf(w, "  request  %s\n", describe(r.Request))
 	}
@@ -137,7 +137,9 @@ func describe(r vcjob.Request) string {
 	if r.ExitCode != 0 {
 		parts = append(parts, fmt.Sprintf("exit=%d", r.ExitCode))
 	}
-	if r.PodName != "" || r.Event == "" {
+	// Requests about pods and from PodGroup changes carry a job version;
+	// job events and commands do not.
+	if r.PodName != "" || r.Event == "" || r.Event == vcjob.JobUnknownEvent {
 		parts = append(parts, fmt.Sprintf("v%d", r.JobVersion))
 	}
 	return strings.Join(parts, " ")
