@@ -1,6 +1,34 @@
 // Package podgroup owns the PodGroup Volcano's scheduler gangs a job's pods
-// by: its name, and (as pure functions) the spec the controller wants it to
-// have.
+// by: its name (and the legacy name still looked up), a plain mirror of the
+// scheduling.volcano.sh/v1beta1 PodGroup, and, as pure functions of the job,
+// the spec the controller wants it to have (SPEC §8):
+//
+//   - Desired: the PodGroup to create: minMember, minTaskMember, queue,
+//     priorityClassName, networkTopology, one subGroupPolicy per partitioned
+//     task, and minResources;
+//   - MinResources: the resource floor, from task priorities (looked up
+//     through a PriorityLookup the caller injects) and PodRequest, each
+//     task's pod request times its pod count;
+//   - Update: whether an existing PodGroup must be rewritten, and with what
+//     (only priorityClassName, minMember, minResources, minTaskMember and
+//     subGroupPolicy ever change);
+//   - Find: the new name first, then the legacy one;
+//   - ReconcilesPods: whether a PodGroup's phase lets pods be reconciled.
+//
+// Nothing here talks to an API server, reads a clock or logs:
 //
 //	name := podgroup.Name(job) // "<job>-<job uid>"
+//	want := podgroup.Desired(job, priorities)
+//	have, found, err := podgroup.Find(job, func(name string) (podgroup.PodGroup, bool, error) {
+//		return lister.Get(job.Namespace, name) // the caller's store
+//	})
+//	switch {
+//	case err != nil:
+//		return err
+//	case !found:
+//		return client.Create(want)
+//	}
+//	if updated, write := podgroup.Update(have, want); write {
+//		return client.Update(updated)
+//	}
 package podgroup

@@ -1,0 +1,189 @@
+package podgroup
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/vcjob/vcjob"
+)
+
+// PriorityLookup resolves a PriorityClass name to its value. found is false
+// when no such class exists. A nil PriorityLookup finds nothing.
+type PriorityLookup func(priorityClassName string) (value int32, found bool)
+
+// value is the priority of a class name; missing classes, the empty name
+// and a nil lookup all give 0.
+func (l PriorityLookup) value(name string) int32 {
+	if l == nil || name == "" {
+		return 0
+	}
+	if v, ok := l(name); ok {
+		return v
+	}
+	return 0
+}
+
+// MinResources is the resource floor of a job's PodGroup: what the
+// scheduler must find free before it admits the gang.
+//
+// Tasks are ordered by the priority of their pod template's
+// priorityClassName (looked up through priorities; a class that is not
+// found counts 0), highest first, keeping the job's order among equals.
+// Let total be the sum over tasks of minAvailable (replicas when nil) and
+// n the job's spec.minAvailable.
+//
+//   - n < total: the requests of the first n pods in that order, taking
+//     each task's replicas in turn.
+//   - otherwise: for each task with minAvailable set, min(minAvailable,
+//     pods still missing) pods; then, while pods are still missing, each
+//     task's remaining replicas in the same order (replicas − minAvailable,
+//     or all replicas for a task whose minAvailable is nil).
+//
+// A pod's request is PodRequest of its template. Each task contributes its
+// pod request times its pod count, so the cost depends on the number of
+// tasks and resources, never on replica counts. A task contributing no pod
+// adds no resource name; the result is never nil.
+//
+// Volcano itself sizes each pod with the resource-quota evaluator, whose
+// list also carries pods, count/pods, requests.* and limits.* entries that
+// its scheduler ignores; this follows SPEC §8 and keeps the effective
+// requests only, so a PodGroup Volcano wrote is rewritten once.
+func MinResources(job *vcjob.Job, priorities PriorityLookup) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	if job == nil {
+		return out
+	}
+	tasks := byPriority(job.Spec.Tasks, priorities)
+
+	// Counts are int64 where Volcano uses int32, so absurd replica counts
+	// cannot overflow; every valid job gives the same result.
+	var total int64
+	for _, t := range tasks {
+		if t.MinAvailable != nil {
+			total += int64(*t.MinAvailable)
+		} else {
+			total += int64(t.Replicas)
+		}
+	}
+	want := int64(job.Spec.MinAvailable)
+
+	if want < total {
+		left := want
+		for _, t := range tasks {
+			if left <= int64(t.Replicas) {
+				addPods(out, t, left)
+				break
+			}
+			addPods(out, t, int64(t.Replicas))
+			left -= int64(t.Replicas)
+		}
+		return out
+	}
+
+	var have int64
+	for _, t := range tasks {
+		if t.MinAvailable == nil {
+			continue
+		}
+		n := int64(*t.MinAvailable)
+		if left := want - have; left < n {
+			n = left
+		}
+		addPods(out, t, n)
+		have += n
+		if have >= want {
+			break
+		}
+	}
+	if have >= want {
+		return out
+	}
+
+	left := want - have
+	for _, t := range tasks {
+		spare := int64(t.Replicas)
+		if t.MinAvailable != nil {
+			if *t.MinAvailable == t.Replicas {
+				continue
+			}
+			spare = int64(t.Replicas) - int64(*t.MinAvailable)
+		}
+		// Volcano's arithmetic, kept as is: a negative spare (minAvailable
+		// above replicas, which validation rejects) adds nothing and
+		// raises the count still missing.
+		if left >= spare {
+			addPods(out, t, spare)
+			left -= spare
+		} else {
+			addPods(out, t, left)
+			left = 0
+		}
+		if left <= 0 {
+			break
+		}
+	}
+	return out
+}
+
+// byPriority returns the tasks in a stable order, highest priority first.
+func byPriority(tasks []vcjob.TaskSpec, priorities PriorityLookup) []*vcjob.TaskSpec {
+	type ranked struct {
+		task *vcjob.TaskSpec
+		prio int32
+	}
+	rs := make([]ranked, len(tasks))
+	for i := range tasks {
+		rs[i] = ranked{&tasks[i], priorities.value(tasks[i].Template.Spec.PriorityClassName)}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int { return cmp.Compare(b.prio, a.prio) })
+	out := make([]*vcjob.TaskSpec, len(rs))
+	for i, r := range rs {
+		out[i] = r.task
+	}
+	return out
+}
+
+// addPods adds n pods of task t to out; n ≤ 0 adds nothing, not even a
+// resource name.
+func addPods(out corev1.ResourceList, t *vcjob.TaskSpec, n int64) {
+	if n <= 0 {
+		return
+	}
+	for name, q := range PodRequest(&t.Template.Spec) {
+		p := times(q, n)
+		if have, ok := out[name]; ok {
+			have.Add(p)
+			out[name] = have
+		} else {
+			out[name] = p
+		}
+	}
+}
+
+// times is q·n (n ≥ 1) as a new quantity in q's format. Whole and milli
+// quantities whose product fits in an int64 stay in int64 form; anything
+// else is multiplied exactly as a decimal.
+func times(q resource.Quantity, n int64) resource.Quantity {
+	if n == 1 {
+		return q.DeepCopy()
+	}
+	if v, ok := q.AsInt64(); ok && fits(v, n) {
+		return *resource.NewQuantity(v*n, q.Format)
+	}
+	if m := q.MilliValue(); fits(m, n) && resource.NewMilliQuantity(m, q.Format).Cmp(q) == 0 {
+		return *resource.NewMilliQuantity(m*n, q.Format)
+	}
+	c := q.DeepCopy()
+	d := c.AsDec() // c's own decimal, multiplied in place
+	d.Mul(d, resource.NewQuantity(n, resource.DecimalSI).AsDec())
+	return *resource.NewDecimalQuantity(*d, q.Format)
+}
+
+// fits reports whether v·n (n ≥ 1) fits in an int64.
+func fits(v, n int64) bool {
+	return v <= math.MaxInt64/n && v >= math.MinInt64/n
+}

@@ -1,0 +1,135 @@
+package podgroup
+
+import (
+	"maps"
+	"slices"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/vcjob/vcjob"
+)
+
+// API group, version and kind of the PodGroup.
+const (
+	GroupName  = "scheduling.volcano.sh"
+	Version    = "v1beta1"
+	APIVersion = GroupName + "/" + Version
+	Kind       = "PodGroup"
+)
+
+// GroupVersionKind is scheduling.volcano.sh/v1beta1, Kind=PodGroup.
+func GroupVersionKind() schema.GroupVersionKind {
+	return schema.GroupVersionKind{Group: GroupName, Version: Version, Kind: Kind}
+}
+
+// PodGroup mirrors Volcano's scheduling.volcano.sh/v1beta1 PodGroup: the
+// spec fields a job controller writes, with Volcano's JSON names, and the
+// status phase it reads. It decodes a real PodGroup (fields it does not
+// know, such as status conditions, are dropped) and encodes to JSON the
+// API server accepts.
+type PodGroup struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec   Spec   `json:"spec,omitempty"`
+	Status Status `json:"status,omitempty"`
+}
+
+// Spec is the PodGroup's spec (Volcano's PodGroupSpec).
+type Spec struct {
+	// MinMember is how many pods must be schedulable before any is bound.
+	MinMember int32 `json:"minMember,omitempty"`
+	// MinTaskMember is that minimum per task, keyed by task name.
+	MinTaskMember map[string]int32 `json:"minTaskMember,omitempty"`
+	// Queue the group is scheduled from.
+	Queue string `json:"queue,omitempty"`
+	// PriorityClassName of the group.
+	PriorityClassName string `json:"priorityClassName,omitempty"`
+	// MinResources the scheduler must find before it admits the gang.
+	MinResources *corev1.ResourceList `json:"minResources,omitempty"`
+	// NetworkTopology bounds how far apart the pods may land. Its JSON
+	// (mode, highestTierAllowed, highestTierName) is the same in the Job and
+	// PodGroup APIs, so the Job's type is reused.
+	NetworkTopology *vcjob.NetworkTopologySpec `json:"networkTopology,omitempty"`
+	// SubGroupPolicy gangs subsets of the pods (a job's partitions).
+	SubGroupPolicy []SubGroupPolicySpec `json:"subGroupPolicy,omitempty"`
+}
+
+// SubGroupPolicySpec is one sub-gang: the pods LabelSelector matches, split
+// into groups by the values of MatchLabelKeys, each group SubGroupSize pods.
+type SubGroupPolicySpec struct {
+	Name            string                     `json:"name,omitempty"`
+	NetworkTopology *vcjob.NetworkTopologySpec `json:"networkTopology,omitempty"`
+	SubGroupSize    *int32                     `json:"subGroupSize,omitempty"`
+	MinSubGroups    *int32                     `json:"minSubGroups,omitempty"`
+	LabelSelector   *metav1.LabelSelector      `json:"labelSelector,omitempty"`
+	MatchLabelKeys  []string                   `json:"matchLabelKeys,omitempty"`
+}
+
+// Status is the part of the PodGroup's status a job controller reads.
+type Status struct {
+	Phase Phase `json:"phase,omitempty"`
+}
+
+// DeepCopyInto copies in into out; out shares no memory with in.
+func (in *PodGroup) DeepCopyInto(out *PodGroup) {
+	*out = *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	in.Spec.DeepCopyInto(&out.Spec)
+}
+
+// DeepCopy returns a copy of in that shares no memory with it.
+func (in *PodGroup) DeepCopy() *PodGroup {
+	if in == nil {
+		return nil
+	}
+	out := new(PodGroup)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject makes PodGroup a runtime.Object.
+func (in *PodGroup) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies in into out; out shares no memory with in.
+func (in *Spec) DeepCopyInto(out *Spec) {
+	*out = *in
+	out.MinTaskMember = maps.Clone(in.MinTaskMember)
+	if in.MinResources != nil {
+		rl := in.MinResources.DeepCopy()
+		out.MinResources = &rl
+	}
+	out.NetworkTopology = in.NetworkTopology.DeepCopy()
+	if in.SubGroupPolicy != nil {
+		out.SubGroupPolicy = make([]SubGroupPolicySpec, len(in.SubGroupPolicy))
+		for i := range in.SubGroupPolicy {
+			in.SubGroupPolicy[i].DeepCopyInto(&out.SubGroupPolicy[i])
+		}
+	}
+}
+
+// DeepCopyInto copies in into out; out shares no memory with in.
+func (in *SubGroupPolicySpec) DeepCopyInto(out *SubGroupPolicySpec) {
+	*out = *in
+	out.NetworkTopology = in.NetworkTopology.DeepCopy()
+	out.SubGroupSize = copyInt32(in.SubGroupSize)
+	out.MinSubGroups = copyInt32(in.MinSubGroups)
+	out.LabelSelector = in.LabelSelector.DeepCopy()
+	out.MatchLabelKeys = slices.Clone(in.MatchLabelKeys)
+}
+
+func copyInt32(p *int32) *int32 {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}

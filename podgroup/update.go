@@ -1,0 +1,93 @@
+package podgroup
+
+import "k8s.io/apimachinery/pkg/api/equality"
+
+// Update brings an existing PodGroup in line with desired (what Desired
+// gives for the job now) the way Volcano's controller does, and reports
+// whether the result must be written. Only these fields are compared and
+// changed; everything else of existing (metadata, queue, networkTopology,
+// status) is kept:
+//
+//   - priorityClassName, when it differs;
+//   - minMember and minResources, both set when either differs
+//     (quantities compare by value: 1000m equals 1; a missing minResources
+//     differs from an empty one);
+//   - minTaskMember: a nil map is a change; every task of desired whose
+//     entry is missing or differs is set; entries of tasks desired does not
+//     name are kept;
+//   - subGroupPolicy: the existing entries are matched by name (the last of
+//     a repeated name wins); a change when a partitioned task's entry is
+//     missing or not semantically equal, or when a task of desired without
+//     partition policy still has an entry; then the whole list becomes
+//     desired's. Entries naming no task of desired, or a different order,
+//     are not a change on their own.
+//
+// existing is not modified; the result shares no memory with either
+// argument.
+func Update(existing, desired PodGroup) (PodGroup, bool) {
+	out := *existing.DeepCopy()
+	changed := false
+
+	if out.Spec.PriorityClassName != desired.Spec.PriorityClassName {
+		out.Spec.PriorityClassName = desired.Spec.PriorityClassName
+		changed = true
+	}
+
+	if out.Spec.MinMember != desired.Spec.MinMember ||
+		!equality.Semantic.DeepEqual(out.Spec.MinResources, desired.Spec.MinResources) {
+		out.Spec.MinMember = desired.Spec.MinMember
+		out.Spec.MinResources = nil
+		if desired.Spec.MinResources != nil {
+			rl := desired.Spec.MinResources.DeepCopy()
+			out.Spec.MinResources = &rl
+		}
+		changed = true
+	}
+
+	if out.Spec.MinTaskMember == nil {
+		out.Spec.MinTaskMember = map[string]int32{}
+		changed = true
+	}
+	for task, n := range desired.Spec.MinTaskMember {
+		if have, ok := out.Spec.MinTaskMember[task]; !ok || have != n {
+			out.Spec.MinTaskMember[task] = n
+			changed = true
+		}
+	}
+
+	if subGroupPolicyChanged(out.Spec.SubGroupPolicy, desired) {
+		out.Spec.SubGroupPolicy = nil
+		if desired.Spec.SubGroupPolicy != nil {
+			out.Spec.SubGroupPolicy = make([]SubGroupPolicySpec, len(desired.Spec.SubGroupPolicy))
+			for i := range desired.Spec.SubGroupPolicy {
+				desired.Spec.SubGroupPolicy[i].DeepCopyInto(&out.Spec.SubGroupPolicy[i])
+			}
+		}
+		changed = true
+	}
+
+	return out, changed
+}
+
+// subGroupPolicyChanged applies Volcano's test. desired names the job's
+// tasks in minTaskMember (every task) and subGroupPolicy (the partitioned
+// ones), which is all the test needs.
+func subGroupPolicyChanged(have []SubGroupPolicySpec, desired PodGroup) bool {
+	old := make(map[string]SubGroupPolicySpec, len(have))
+	for _, p := range have {
+		old[p.Name] = p
+	}
+	partitioned := make(map[string]bool, len(desired.Spec.SubGroupPolicy))
+	for _, p := range desired.Spec.SubGroupPolicy {
+		partitioned[p.Name] = true
+		if !equality.Semantic.DeepEqual(p, old[p.Name]) {
+			return true
+		}
+	}
+	for task := range desired.Spec.MinTaskMember {
+		if _, ok := old[task]; ok && !partitioned[task] {
+			return true
+		}
+	}
+	return false
+}
