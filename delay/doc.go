@@ -1,0 +1,34 @@
+// Package delay owns delayed actions (SPEC §9): the actions a policy with a
+// timeout only schedules, registered under the job and the request's pod
+// name, the rules that cancel them before they run, and the order in which
+// they fall due.
+//
+// A Queue is pure and deterministic: it starts no goroutine, reads no clock
+// and logs nothing; every call that depends on time takes the time from the
+// caller. It is not safe for concurrent use, so the caller serialises
+// access (the timerdriver sub-package wraps a Queue with a lock and a real
+// timer).
+//
+// A worker handling one request does, in this order:
+//
+//	q.CancelForPodEvent(req) // before anything else; a no-op for non-pod events and PodPending
+//	d := policy.Resolve(job, req)
+//	if d.Delay > 0 {
+//		q.Register(req, d.Action, d.Target, d.Delay, now) // false: the pod already waits for that action
+//		return
+//	}
+//	run(d.Action, d.Target)
+//	q.CleanupAfter(req.Namespace, req.JobName, d.Action, d.Target)
+//
+// and, whenever the clock reaches q.Next():
+//
+//	for _, e := range q.Due(now) {
+//		run(e.Action, e.Target) // on the job's state at that time
+//		q.CleanupAfter(e.Request.Namespace, e.Request.JobName, e.Action, e.Target)
+//	}
+//
+// Volcano's quirks are kept: a second registration for a pod with another
+// action replaces the first in the pod index without cancelling it, so the
+// first becomes Orphaned and still fires, and no pod event or cleanup can
+// cancel it any more.
+package delay
