@@ -7,6 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/plugins"
+	"github.com/vcjob/vcjob/podgroup"
 )
 
 // Applier is the handful of API operations the plans need. A controller
@@ -16,9 +18,16 @@ import (
 type Applier interface {
 	// PodGroupState is the job's PodGroup as the lister sees it now.
 	PodGroupState(job *vcjob.Job) (PodGroupState, error)
-	// EnsurePodGroup creates the job's PodGroup when missing, else brings
-	// it up to date.
-	EnsurePodGroup(job *vcjob.Job) error
+	// ApplyPodGroup creates the desired PodGroup when the job has none
+	// (podgroup.Find also looks under the legacy name), else writes
+	// podgroup.Update(existing, desired) when it reports a change.
+	ApplyPodGroup(desired *podgroup.PodGroup) error
+	// ApplyObjects creates or updates the plugins' objects and deletes the
+	// ones they no longer want (NotFound is success).
+	ApplyObjects(objs plugins.Objects) error
+	// EnsureClaim creates a claim that has a Spec when it is missing; a
+	// claim without one must exist, else it is an error.
+	EnsureClaim(job *vcjob.Job, claim Claim) error
 	// DeletePodGroup deletes the job's PodGroup; NotFound is not an error
 	// and reports deleted false.
 	DeletePodGroup(job *vcjob.Job) (deleted bool, err error)
@@ -49,7 +58,13 @@ type Effects struct {
 type Applied struct {
 	Applier Applier
 	Now     metav1.Time
-	Last    Effects
+	// Plugins builds the job's plugins from its spec.plugins; nil runs
+	// none.
+	Plugins *plugins.Registry
+	// Priorities looks up priority classes for the PodGroup's
+	// minResources; nil counts every task as priority 0.
+	Priorities podgroup.PriorityLookup
+	Last       Effects
 }
 
 var _ Cluster = (*Applied)(nil)
@@ -62,7 +77,11 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 	if err != nil {
 		return fmt.Errorf("get podgroup: %w", err)
 	}
-	plan := PlanSync(ji, pg, a.Now)
+	opts, err := a.options(ji.Job)
+	if err != nil {
+		return err
+	}
+	plan := PlanSyncWith(ji, pg, a.Now, opts)
 	if plan.Noop {
 		return nil
 	}
@@ -72,8 +91,19 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 			return err
 		}
 	}
-	if err := a.Applier.EnsurePodGroup(job); err != nil {
-		return fmt.Errorf("ensure podgroup: %w", err)
+	if plan.Err != nil {
+		return plan.Err
+	}
+	if err := a.Applier.ApplyObjects(plan.Objects); err != nil {
+		return fmt.Errorf("apply plugin objects: %w", err)
+	}
+	for _, c := range plan.Claims {
+		if err := a.Applier.EnsureClaim(job, c); err != nil {
+			return fmt.Errorf("volume claim %s: %w", c.Name, err)
+		}
+	}
+	if err := a.Applier.ApplyPodGroup(plan.PodGroup); err != nil {
+		return fmt.Errorf("apply podgroup: %w", err)
 	}
 	a.Last.Waiting = plan.Waiting
 	failed := map[string]error{}
@@ -100,13 +130,21 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 // KillJob applies PlanKillJob.
 func (a *Applied) KillJob(ji *vcjob.JobInfo, retain Retain, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallKillJob}
-	return a.kill(ji, PlanKillJob(ji, retain), update)
+	opts, err := a.options(ji.Job)
+	if err != nil {
+		return err
+	}
+	return a.kill(ji, PlanKillJobWith(ji, retain, opts), update)
 }
 
 // KillTarget applies PlanKillTarget.
 func (a *Applied) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallKillTarget}
-	return a.kill(ji, PlanKillTarget(ji, target), update)
+	opts, err := a.options(ji.Job)
+	if err != nil {
+		return err
+	}
+	return a.kill(ji, PlanKillTargetWith(ji, target, opts), update)
 }
 
 func (a *Applied) kill(ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFunc) error {
@@ -119,6 +157,10 @@ func (a *Applied) kill(ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFun
 	if out.Err != nil {
 		return out.Err
 	}
+	// The plugins' OnJobDelete objects go before the status is written.
+	if err := a.Applier.ApplyObjects(plan.Objects); err != nil {
+		return fmt.Errorf("apply plugin objects: %w", err)
+	}
 	if err := a.write(ji.Job, &out.Status); err != nil {
 		return err
 	}
@@ -130,6 +172,20 @@ func (a *Applied) kill(ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFun
 		a.Last.PodGroupDeleted = deleted
 	}
 	return nil
+}
+
+// options builds the job's plugins.
+func (a *Applied) options(job *vcjob.Job) (PlanOptions, error) {
+	opts := PlanOptions{Priorities: a.Priorities}
+	if a.Plugins == nil || len(job.Spec.Plugins) == 0 {
+		return opts, nil
+	}
+	ps, err := a.Plugins.Build(job)
+	if err != nil {
+		return opts, err
+	}
+	opts.Plugins = ps
+	return opts, nil
 }
 
 func (a *Applied) deleteAll(pods []*corev1.Pod, failed map[string]error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/partition"
+	"github.com/vcjob/vcjob/plugins"
 )
 
 // KillPlan is what KillJob or KillTarget does: mark each pod of Delete
@@ -30,6 +31,12 @@ type KillPlan struct {
 	// DeletePodGroup: a whole-job kill removes the PodGroup; a targeted
 	// kill keeps it.
 	DeletePodGroup bool `json:"deletePodGroup,omitempty"`
+	// Objects are what the plugins' OnJobDelete want applied or deleted,
+	// before the status is written.
+	Objects plugins.Objects `json:"-"`
+	// Err is a plugin's error: the call stops with it, before the status
+	// is written.
+	Err error `json:"-"`
 
 	job         *vcjob.Job
 	terminating int32
@@ -40,6 +47,17 @@ type KillPlan struct {
 // maxRetry−1) the retain set is always soft, so a job about to fail keeps
 // its finished pods.
 func PlanKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
+	return PlanKillJobWith(ji, retain, PlanOptions{})
+}
+
+// PlanKillJobWith is PlanKillJob with the job's plugins.
+func PlanKillJobWith(ji *vcjob.JobInfo, retain Retain, opts PlanOptions) *KillPlan {
+	p := planKillJob(ji, retain)
+	p.runOnJobDelete(opts)
+	return p
+}
+
+func planKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
 	job := ji.Job
 	p := &KillPlan{Target: vcjob.Target{Level: vcjob.JobLevel}, job: job}
 	if job.DeletionTimestamp != nil {
@@ -70,6 +88,34 @@ func PlanKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
 // unknown partition, is a no-op. A task or pod target that names nothing
 // still goes on (and so still restarts the job with nothing killed).
 func PlanKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
+	return PlanKillTargetWith(ji, target, PlanOptions{})
+}
+
+// PlanKillTargetWith is PlanKillTarget with the job's plugins.
+func PlanKillTargetWith(ji *vcjob.JobInfo, target vcjob.Target, opts PlanOptions) *KillPlan {
+	p := planKillTarget(ji, target)
+	p.runOnJobDelete(opts)
+	return p
+}
+
+// runOnJobDelete runs the plugins' OnJobDelete on the plan's own copy of
+// the job, whose status the plan then writes.
+func (p *KillPlan) runOnJobDelete(opts PlanOptions) {
+	if p.Noop || len(opts.Plugins) == 0 {
+		return
+	}
+	p.job = p.job.DeepCopy()
+	for _, pl := range opts.Plugins {
+		objs, err := pl.OnJobDelete(p.job)
+		if err != nil {
+			p.Err = fmt.Errorf("plugin %s: %w", pl.Name(), err)
+			return
+		}
+		merge(&p.Objects, objs)
+	}
+}
+
+func planKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
 	job := ji.Job
 	p := &KillPlan{Target: target, job: job}
 	if job.DeletionTimestamp != nil {
@@ -94,7 +140,7 @@ func PlanKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
 			return p
 		}
 	default:
-		return PlanKillJob(ji, RetainNone)
+		return planKillJob(ji, RetainNone)
 	}
 	for _, pod := range pods {
 		if pod.DeletionTimestamp != nil {
@@ -129,6 +175,9 @@ func (p *KillPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 	status := *p.job.Status.DeepCopy()
 	if len(errs) > 0 {
 		return Outcome{Status: status, Err: errors.Join(errs...)}
+	}
+	if p.Err != nil {
+		return Outcome{Status: status, Err: p.Err}
 	}
 	if p.BumpVersion {
 		status.Version++

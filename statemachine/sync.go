@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 )
 
@@ -46,30 +47,68 @@ type SyncPlan struct {
 	// Waiting lists the tasks whose dependsOn is not met: their missing
 	// pods are neither created nor counted this time.
 	Waiting []string `json:"waiting,omitempty"`
+	// PodGroup is the PodGroup the job wants: create it when missing,
+	// else update it when podgroup.Update says so.
+	PodGroup *podgroup.PodGroup `json:"podGroup,omitempty"`
+	// Objects are what the plugins' OnJobAdd (Initiate) or OnJobUpdate
+	// want applied or deleted, before the PodGroup.
+	Objects plugins.Objects `json:"-"`
+	// Claims are the volume claims to ensure (Initiate only), before the
+	// PodGroup.
+	Claims []Claim `json:"claims,omitempty"`
+	// Err is a plugin's error: after InitStatus is written, the call stops
+	// with it.
+	Err error `json:"-"`
 
 	job *vcjob.Job
 	c   counts
 }
 
-// PlanSync plans SyncJob for the job in ji with its PodGroup as pg.
+// PlanSync plans SyncJob for the job in ji with its PodGroup as pg,
+// without plugins.
 func PlanSync(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time) *SyncPlan {
-	job := ji.Job
-	p := &SyncPlan{job: job}
-	if job.DeletionTimestamp != nil {
+	return PlanSyncWith(ji, pg, now, PlanOptions{})
+}
+
+// PlanSyncWith plans SyncJob with the job's plugins and priorities.
+func PlanSyncWith(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts PlanOptions) *SyncPlan {
+	p := &SyncPlan{job: ji.Job}
+	if ji.Job.DeletionTimestamp != nil {
 		p.Noop = true
 		return p
 	}
+	// The plan works on its own copy: plugin hooks and claims record what
+	// the job controls in its status.
+	job := ji.Job.DeepCopy()
+	p.job = job
 	if job.Status.State.Phase == "" || job.Status.State.Phase == vcjob.Pending {
 		p.Initiate = true
 		if job.Status.State.Phase == "" {
-			job = job.DeepCopy()
 			job.Status.State.Phase = vcjob.Pending
 			job.Status.MinAvailable = job.Spec.MinAvailable
 			enterPhase(&job.Status, now)
 			p.InitStatus = job.Status.DeepCopy()
-			p.job = job
 		}
 	}
+	for _, pl := range opts.Plugins {
+		var objs plugins.Objects
+		var err error
+		if p.Initiate {
+			objs, err = pl.OnJobAdd(job)
+		} else {
+			objs, err = pl.OnJobUpdate(job)
+		}
+		if err != nil {
+			p.Err = fmt.Errorf("plugin %s: %w", pl.Name(), err)
+			return p
+		}
+		merge(&p.Objects, objs)
+	}
+	if p.Initiate {
+		p.Claims = claims(job)
+	}
+	desired := podgroup.Desired(job, opts.Priorities)
+	p.PodGroup = &desired
 	p.Reconcile = podgroup.ReconcilesPods(pg.Phase, pg.Exists)
 	if !p.Reconcile {
 		return p
@@ -83,7 +122,14 @@ func PlanSync(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time) *SyncPlan {
 			name := vcjob.PodName(job.Name, task.Name, i)
 			pod, ok := pods[name]
 			if !ok {
-				create = append(create, RenderPod(job, task, i))
+				pod := RenderPod(job, task, i)
+				for _, pl := range opts.Plugins {
+					if err := pl.OnPodCreate(pod, job); err != nil {
+						p.Err = fmt.Errorf("plugin %s on pod %s: %w", pl.Name(), pod.Name, err)
+						return p
+					}
+				}
+				create = append(create, pod)
 				continue
 			}
 			seen[name] = true
@@ -184,6 +230,9 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 	stored := p.job.Status.DeepCopy()
 	if p.Noop {
 		return Outcome{Status: *stored}
+	}
+	if p.Err != nil {
+		return Outcome{Status: *stored, Err: p.Err}
 	}
 	if !p.Reconcile {
 		status := *stored.DeepCopy()

@@ -12,6 +12,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/statemachine"
@@ -54,6 +55,7 @@ func replayStep(c *Case) (Got, error) {
 		return Got{}, fmt.Errorf("job: %w", err)
 	}
 	cl := memcluster.New(recordedAt)
+	cl.Plugins = registry()
 	cl.PutJob(&job)
 	jobs := cache.New()
 	if err := jobs.Add(&job); err != nil {
@@ -68,7 +70,7 @@ func replayStep(c *Case) (Got, error) {
 	if c.PodGroup != nil {
 		cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
 	}
-	step := &worker.Step{Jobs: jobs, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: cl}}
+	step := &worker.Step{Jobs: jobs, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: cl, Plugins: cl.Plugins}}
 	// A recorded request omits the job it is for: the case is about one job.
 	req := c.Request
 	req.Namespace, req.JobName = job.Namespace, job.Name
@@ -87,12 +89,19 @@ func replayStep(c *Case) (Got, error) {
 	return collect(got, cl, &job), nil
 }
 
+// registry builds the jobs' plugins as Volcano would; the vectors record no
+// ssh key, so the plugins package's fixed test key stands in.
+func registry() *plugins.Registry {
+	return plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
+}
+
 func replayDirect(c *Case) (Got, error) {
 	var job vcjob.Job
 	if err := json.Unmarshal(c.Job, &job); err != nil {
 		return Got{}, fmt.Errorf("job: %w", err)
 	}
 	cl := memcluster.New(recordedAt)
+	cl.Plugins = registry()
 	cl.PutJob(&job)
 	for _, p := range c.Pods {
 		cl.PutPod(p)

@@ -11,12 +11,14 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/statemachine"
@@ -52,6 +54,9 @@ func run() error {
 	fmt.Printf("job %s/%s: %d tasks, minAvailable %d, maxRetry %d\n\n", job.Namespace, job.Name, len(job.Spec.Tasks), job.Spec.MinAvailable, job.Spec.MaxRetry)
 
 	w := &world{c: memcluster.New(metav1.NewTime(time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))), ns: job.Namespace, name: job.Name}
+	// The job's plugins (pytorch, and svc which defaulting added) shape
+	// its pods and create its Service and host-list ConfigMap.
+	w.c.Plugins = plugins.NewRegistry()
 	w.c.PutJob(job)
 	pg := podgroup.Name(job)
 
@@ -68,6 +73,7 @@ func run() error {
 	if err := w.startAll(); err != nil {
 		return err
 	}
+	w.showPlugins()
 	fmt.Println("# worker-1 is OOM-killed (exit code 137)")
 	w.setPhase(w.name+"-worker-1", corev1.PodFailed, 137)
 	if err := w.step(w.podRequest(w.name+"-worker-1", vcjob.PodFailedEvent, 137)); err != nil {
@@ -110,6 +116,29 @@ func run() error {
 	fmt.Printf("\nfinal: phase %s, retryCount %d, version %d, %d pending, %d running\n",
 		final.State.Phase, final.RetryCount, final.Version, final.Pending, final.Running)
 	return nil
+}
+
+// showPlugins prints what the plugins made: the svc plugin's Service and
+// host-list ConfigMap, and the environment a worker pod got.
+func (w *world) showPlugins() {
+	fmt.Println("# what the plugins made")
+	for _, kind := range []string{"Service", "ConfigMap", "NetworkPolicy"} {
+		name := w.name
+		if kind == "ConfigMap" {
+			name += "-svc"
+		}
+		if w.c.Object(kind, w.ns, name) != nil {
+			fmt.Printf("  %-13s %s/%s\n", kind, w.ns, name)
+		}
+	}
+	worker := w.c.Pod(w.ns, w.name+"-worker-1")
+	var env []string
+	for _, e := range worker.Spec.Containers[0].Env {
+		if e.Value != "" {
+			env = append(env, e.Name+"="+e.Value)
+		}
+	}
+	fmt.Printf("  worker-1 env  %s\n\n", strings.Join(env, " "))
 }
 
 // startAll binds the PodGroup and starts every pending pod, one event at

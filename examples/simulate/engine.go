@@ -12,6 +12,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
@@ -48,7 +49,10 @@ func newSim(job *vcjob.Job, out transcript) (*sim, error) {
 	s.cluster.Watch = true
 	s.cluster.GracefulDelete = true
 	s.cache = cache.New()
-	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster}}
+	// The job's plugins run as in Volcano; ssh gets the plugins package's
+	// fixed test key, since a simulation needs no real one.
+	reg := plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
+	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg}}
 	s.cluster.PutJob(job)
 	s.out.command(0, "create job "+job.Name, s.now)
 	return s, s.settle()

@@ -18,10 +18,13 @@ import (
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/statemachine"
 )
@@ -32,6 +35,7 @@ type PodGroup struct {
 	Name      string
 	Job       string
 	Phase     podgroup.Phase
+	Spec      podgroup.Spec
 }
 
 // ChangeType is what happened to an object.
@@ -61,6 +65,7 @@ type Journal struct {
 	Created          []*corev1.Pod
 	Deleted          []string
 	PodGroupsCreated []string
+	PodGroupsUpdated []string
 	PodGroupsDeleted []string
 	StatusWrites     int
 }
@@ -83,6 +88,10 @@ type Cluster struct {
 	// FailStatus, when set, makes status writes fail for the jobs it
 	// returns an error for.
 	FailStatus func(*vcjob.Job) error
+	// Plugins and Priorities are handed to the plans when the cluster is
+	// used as a statemachine.Cluster.
+	Plugins    *plugins.Registry
+	Priorities podgroup.PriorityLookup
 
 	Journal Journal
 
@@ -95,6 +104,8 @@ type Cluster struct {
 	jobs      map[string]*vcjob.Job
 	pods      map[string]*corev1.Pod
 	podGroups map[string]*PodGroup
+	objects   map[string]runtime.Object
+	claims    map[string]bool
 	uid       int
 	last      *statemachine.Applied
 }
@@ -106,7 +117,8 @@ var (
 
 // New returns an empty cluster whose clock reads now.
 func New(now metav1.Time) *Cluster {
-	return &Cluster{Now: now, jobs: map[string]*vcjob.Job{}, pods: map[string]*corev1.Pod{}, podGroups: map[string]*PodGroup{}}
+	return &Cluster{Now: now, jobs: map[string]*vcjob.Job{}, pods: map[string]*corev1.Pod{}, podGroups: map[string]*PodGroup{},
+		objects: map[string]runtime.Object{}, claims: map[string]bool{}}
 }
 
 // PutJob stores a copy of job (with a new resourceVersion when Watch is
@@ -161,7 +173,7 @@ func (c *Cluster) SetPodGroupPhase(namespace, name string, phase podgroup.Phase)
 	old := c.podGroups[k]
 	pg := &PodGroup{Namespace: namespace, Name: name, Phase: phase}
 	if old != nil {
-		pg.Job = old.Job
+		pg.Job, pg.Spec = old.Job, old.Spec
 	}
 	c.podGroups[k] = pg
 	if c.Watch && old != nil && old.Phase != phase {
@@ -278,7 +290,7 @@ func (c *Cluster) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update stat
 // applied wraps the cluster as the Applier of a statemachine.Applied at
 // the cluster's clock. Its Effects are the cluster's LastEffects.
 func (c *Cluster) applied() *statemachine.Applied {
-	c.last = &statemachine.Applied{Applier: c, Now: c.Now}
+	c.last = &statemachine.Applied{Applier: c, Now: c.Now, Plugins: c.Plugins, Priorities: c.Priorities}
 	return c.last
 }
 
@@ -290,16 +302,72 @@ func (c *Cluster) LastEffects() statemachine.Effects {
 	return c.last.Last
 }
 
-// EnsurePodGroup implements statemachine.Applier: a missing PodGroup is
-// created with no phase (the scheduler sets one).
-func (c *Cluster) EnsurePodGroup(job *vcjob.Job) error {
-	k := key(job.Namespace, podgroup.Name(job))
-	if c.podGroups[k] == nil {
-		c.podGroups[k] = &PodGroup{Namespace: job.Namespace, Name: podgroup.Name(job), Job: job.Name}
-		c.Journal.PodGroupsCreated = append(c.Journal.PodGroupsCreated, podgroup.Name(job))
+// ApplyPodGroup implements statemachine.Applier: a missing PodGroup is
+// created with no phase (the scheduler sets one); an existing one takes
+// podgroup.Update's changes.
+func (c *Cluster) ApplyPodGroup(desired *podgroup.PodGroup) error {
+	k := key(desired.Namespace, desired.Name)
+	job := ""
+	for _, o := range desired.OwnerReferences {
+		if o.Controller != nil && *o.Controller {
+			job = o.Name
+		}
+	}
+	existing := c.podGroups[k]
+	if existing == nil {
+		c.podGroups[k] = &PodGroup{Namespace: desired.Namespace, Name: desired.Name, Job: job, Spec: desired.Spec}
+		c.Journal.PodGroupsCreated = append(c.Journal.PodGroupsCreated, desired.Name)
+		return nil
+	}
+	cur := podgroup.PodGroup{ObjectMeta: metav1.ObjectMeta{Namespace: existing.Namespace, Name: existing.Name}, Spec: existing.Spec}
+	if next, changed := podgroup.Update(cur, *desired); changed {
+		existing.Spec = next.Spec
+		c.Journal.PodGroupsUpdated = append(c.Journal.PodGroupsUpdated, desired.Name)
 	}
 	return nil
 }
+
+// ApplyObjects implements statemachine.Applier: objects are kept by kind,
+// namespace and name.
+func (c *Cluster) ApplyObjects(objs plugins.Objects) error {
+	for _, o := range objs.Apply {
+		m, err := meta.Accessor(o)
+		if err != nil {
+			return err
+		}
+		kind := o.GetObjectKind().GroupVersionKind().Kind
+		c.objects[kind+"/"+key(m.GetNamespace(), m.GetName())] = o.DeepCopyObject()
+	}
+	for _, r := range objs.Delete {
+		delete(c.objects, r.Kind+"/"+key(r.Namespace, r.Name))
+	}
+	return nil
+}
+
+// Object returns a plugin object by kind ("Service", "ConfigMap",
+// "Secret", "NetworkPolicy"), namespace and name, or nil.
+func (c *Cluster) Object(kind, namespace, name string) runtime.Object {
+	if o := c.objects[kind+"/"+key(namespace, name)]; o != nil {
+		return o.DeepCopyObject()
+	}
+	return nil
+}
+
+// EnsureClaim implements statemachine.Applier.
+func (c *Cluster) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
+	k := key(job.Namespace, claim.Name)
+	if c.claims[k] {
+		return nil
+	}
+	if claim.Spec == nil {
+		return fmt.Errorf("pvc %s is not found; the job stays Pending until it is created", claim.Name)
+	}
+	c.claims[k] = true
+	return nil
+}
+
+// PutClaim records that a volume claim exists.
+func (c *Cluster) PutClaim(namespace, name string) { c.claims[key(namespace, name)] = true }
 
 // DeletePodGroup implements statemachine.Applier.
 func (c *Cluster) DeletePodGroup(job *vcjob.Job) (bool, error) {
