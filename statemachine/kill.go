@@ -140,7 +140,9 @@ func planKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
 			return p
 		}
 	default:
-		return planKillJob(ji, RetainNone)
+		// A job-level (or unknown) target names no pod: like Volcano's
+		// targeted kill of an unknown target type, it kills nothing. A
+		// whole-job kill is KillJob's, never KillTarget's.
 	}
 	for _, pod := range pods {
 		if pod.DeletionTimestamp != nil {

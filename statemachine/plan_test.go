@@ -291,3 +291,11 @@ func TestRenderPod(t *testing.T) {
 	_, touched := task.Template.Labels[vcjob.TaskIndexKey]
 	assert.False(t, touched, "the template is not changed")
 }
+
+func TestKillTargetWithAJobLevelTargetKillsNothing(t *testing.T) {
+	ji := fixture(t, vcjob.Running, pod("w", 0, corev1.PodRunning), pod("ps", 0, corev1.PodRunning))
+	p := statemachine.PlanKillTarget(ji, vcjob.Target{})
+	assert.Empty(t, p.Delete)
+	assert.False(t, p.BumpVersion)
+	assert.False(t, p.DeletePodGroup)
+}

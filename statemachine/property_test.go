@@ -22,9 +22,27 @@ import (
 
 // Property tests: random valid jobs driven through random sequences of
 // requests (pod events and commands, resolved with policy.Resolve and run
-// with statemachine.Execute) and world changes (PodGroup phase, pod phases,
-// readiness, terminations, the clock, failing API calls) on a
-// memcluster.Cluster, with the invariants below checked after every step.
+// with statemachine.Execute on a fresh snapshot) and world changes
+// (PodGroup phase, pod phases, node binding, readiness, terminations, the
+// clock, failing creates, deletes and status writes) on a
+// memcluster.Cluster. After every step:
+//
+//	phaseKnown         the phase is one of the ten, "" only while no status was written
+//	finishedStays      once Completed, Terminated or Failed, the phase never changes
+//	finishedOnlyKills  a finished job's requests are KillJob calls that create nothing
+//	retryCount         never decreases; +1 exactly on a move into Restarting from
+//	                   Pending/Running/Aborting/Aborted, else unchanged; never above maxRetry
+//	version            +1 exactly on a KillJob call without error, else unchanged
+//	createdPods        no pod created (or planned) at index >= replicas, twice, or
+//	                   while a pod of that name exists
+//	createdPodMetadata SPEC §7 labels and annotations, job-version and
+//	                   job-retry-count from the status before the step
+//	targetedKill       KillTarget deletes only pods of its task / pod / partition
+//	syncDeletes        SyncJob deletes only out-of-sync pods and pods beyond replicas
+//	noPanic            Resolve and Execute never panic
+//	oneCall            Execute makes exactly the call its transition names
+//
+// and TestPropertyDeterministic replays each scenario on a fresh cluster.
 //
 //	go test -race -run Property ./statemachine/
 //	go test -run Property ./statemachine/ -rapid.checks=5000
@@ -142,11 +160,8 @@ func newHarness(sc scenario) *harness {
 	if sc.PodGroup != "" {
 		c.SetPodGroupPhase(job.Namespace, podgroup.Name(job), sc.PodGroup)
 	}
-	h.install(c)
-	return h
-}
-
-func (h *harness) install(c *memcluster.Cluster) {
+	// Deletes of pods bound to a node are graceful: they stay, terminating,
+	// until an opFinishTerminating step.
 	c.GracefulDelete = true
 	c.FailDelete = func(p *corev1.Pod) error {
 		if h.failDelete[p.Name] {
@@ -167,6 +182,7 @@ func (h *harness) install(c *memcluster.Cluster) {
 		return nil
 	}
 	h.c = c
+	return h
 }
 
 // removePodGroup removes the job's PodGroup, as if someone deleted it.
