@@ -1,0 +1,267 @@
+package vcjob
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+	"sigs.k8s.io/yaml"
+)
+
+// DecodeOptions tunes manifest decoding.
+type DecodeOptions struct {
+	// AllowUnknownFields drops fields the Job types do not know (and
+	// tolerates duplicate keys, the last one winning) instead of failing,
+	// which is what an API server that prunes unknown fields does.
+	AllowUnknownFields bool
+}
+
+// ManifestError is a decoding failure that carries no further detail of
+// its own; compare with errors.Is.
+type ManifestError string
+
+func (e ManifestError) Error() string { return string(e) }
+
+// The manifest failures that are not about a particular field.
+const (
+	// ErrEmptyManifest: the input (or the document) holds nothing but
+	// whitespace, comments or document separators.
+	ErrEmptyManifest ManifestError = "empty manifest"
+	// ErrNotMapping: the document is a list, string, number, ... rather
+	// than an object with apiVersion, kind, metadata and spec.
+	ErrNotMapping ManifestError = "manifest is not a mapping"
+	// ErrMultipleDocuments: DecodeJob was given a stream of several jobs.
+	ErrMultipleDocuments ManifestError = "more than one document holds a job (use DecodeJobs)"
+)
+
+// TypeMismatchError says a document is not a batch.volcano.sh/v1alpha1 Job.
+// APIVersion and Kind are what the document holds ("" when missing).
+type TypeMismatchError struct {
+	APIVersion string
+	Kind       string
+}
+
+func (e *TypeMismatchError) Error() string {
+	var parts []string
+	if e.APIVersion != APIVersion {
+		parts = append(parts, fmt.Sprintf("apiVersion is %s, expected %q", describeFound(e.APIVersion), APIVersion))
+	}
+	if e.Kind != JobKind {
+		parts = append(parts, fmt.Sprintf("kind is %s, expected %q", describeFound(e.Kind), JobKind))
+	}
+	return "not a Volcano Job: " + strings.Join(parts, "; ")
+}
+
+func describeFound(s string) string {
+	if s == "" {
+		return "missing"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// DecodeJob decodes one Job manifest, YAML or JSON. Unknown fields
+// anywhere in the document, duplicate keys, and a wrong or missing
+// apiVersion/kind are errors. Empty documents around the job (a leading or
+// trailing "---") are ignored; a second job is an error.
+func DecodeJob(data []byte) (*Job, error) {
+	return DecodeJobWith(data, DecodeOptions{})
+}
+
+// DecodeJobWith is DecodeJob with options.
+func DecodeJobWith(data []byte, opts DecodeOptions) (*Job, error) {
+	jobs, err := decodeStream(data, opts, 2)
+	if err != nil {
+		return nil, err
+	}
+	if len(jobs) > 1 {
+		return nil, fmt.Errorf("vcjob: %w", ErrMultipleDocuments)
+	}
+	return jobs[0], nil
+}
+
+// DecodeJobs decodes a multi-document YAML stream ("---" separated) into
+// its jobs, in order, skipping empty documents. Decoding is strict as in
+// DecodeJob; an error names the line the failing document starts on.
+func DecodeJobs(data []byte) ([]*Job, error) {
+	return DecodeJobsWith(data, DecodeOptions{})
+}
+
+// DecodeJobsWith is DecodeJobs with options.
+func DecodeJobsWith(data []byte, opts DecodeOptions) ([]*Job, error) {
+	return decodeStream(data, opts, -1)
+}
+
+// decodeStream decodes up to limit jobs (all when limit < 0); stopping
+// early lets DecodeJob refuse a stream without decoding all of it.
+func decodeStream(data []byte, opts DecodeOptions, limit int) ([]*Job, error) {
+	docs, err := splitDocuments(data)
+	if err != nil {
+		return nil, fmt.Errorf("vcjob: %w", err)
+	}
+	var jobs []*Job
+	for _, doc := range docs {
+		if limit >= 0 && len(jobs) >= limit {
+			break
+		}
+		job, err := decodeDocument(doc.data, opts)
+		switch {
+		case errors.Is(err, ErrEmptyManifest):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("vcjob: document at line %d: %w", doc.line, err)
+		}
+		jobs = append(jobs, job)
+	}
+	if len(jobs) == 0 {
+		return nil, fmt.Errorf("vcjob: %w", ErrEmptyManifest)
+	}
+	return jobs, nil
+}
+
+// document is one document of a YAML stream and the line it starts on,
+// which is how an error points the reader at it.
+type document struct {
+	line int
+	data []byte
+}
+
+// splitDocuments cuts a YAML stream at its "---" lines. Like kubectl, it
+// accepts only a comment after the marker on the same line.
+func splitDocuments(data []byte) ([]document, error) {
+	var docs []document
+	start, startLine := 0, 1
+	for pos, line := 0, 1; pos < len(data); line++ {
+		next := len(data)
+		if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+			next = pos + i + 1
+		}
+		if text := data[pos:next]; isDocumentSeparator(text) {
+			if rest := bytes.TrimSpace(text[3:]); len(rest) > 0 && rest[0] != '#' {
+				return nil, fmt.Errorf("line %d: invalid document separator %q: only a comment may follow \"---\"", line, bytes.TrimSpace(text))
+			}
+			docs = append(docs, document{line: startLine, data: data[start:pos]})
+			start, startLine = next, line+1
+		}
+		pos = next
+	}
+	return append(docs, document{line: startLine, data: data[start:]}), nil
+}
+
+// isDocumentSeparator: "---" alone or followed by white space; "---x" is
+// ordinary content in YAML.
+func isDocumentSeparator(line []byte) bool {
+	if !bytes.HasPrefix(line, []byte("---")) {
+		return false
+	}
+	return len(line) == 3 || strings.ContainsRune(" \t\r\n", rune(line[3]))
+}
+
+func decodeDocument(doc []byte, opts DecodeOptions) (*Job, error) {
+	if len(bytes.TrimSpace(doc)) == 0 {
+		return nil, ErrEmptyManifest // YAML would choke on a stray tab
+	}
+	data, err := documentToJSON(doc, opts)
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
+		return nil, ErrEmptyManifest
+	}
+	if data[0] != '{' {
+		return nil, fmt.Errorf("%w: found %s", ErrNotMapping, jsonKind(data[0]))
+	}
+	if err := checkTypeMeta(data); err != nil {
+		return nil, err
+	}
+
+	// The apimachinery serializer is what an API server decodes with: case
+	// sensitive, and in strict mode it names every unknown or duplicate
+	// field by its full path (spec.tasks[0].template.spec...).
+	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, unregisteredTypes{}, unregisteredTypes{},
+		kjson.SerializerOptions{Strict: !opts.AllowUnknownFields})
+	job := &Job{}
+	if _, _, err := serializer.Decode(data, nil, job); err != nil {
+		if job.Name != "" {
+			return nil, fmt.Errorf("job %q: %w", job.Name, err)
+		}
+		return nil, err
+	}
+	return job, nil
+}
+
+// documentToJSON turns one YAML or JSON document into JSON. JSON is kept
+// as it is, so that JSON that is not also YAML (tab indentation) decodes.
+func documentToJSON(doc []byte, opts DecodeOptions) ([]byte, error) {
+	trimmed := bytes.TrimSpace(doc)
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed) {
+		return trimmed, nil
+	}
+	convert := yaml.YAMLToJSONStrict
+	if opts.AllowUnknownFields {
+		convert = yaml.YAMLToJSON
+	}
+	data, err := convert(doc)
+	if err != nil {
+		return nil, fmt.Errorf("invalid YAML: %w", err)
+	}
+	return data, nil
+}
+
+func jsonKind(first byte) string {
+	switch {
+	case first == '[':
+		return "a list"
+	case first == '"':
+		return "a string"
+	case first == 't' || first == 'f':
+		return "a boolean"
+	default:
+		return "a number"
+	}
+}
+
+// checkTypeMeta reads apiVersion and kind with exact (case-sensitive) keys.
+func checkTypeMeta(data []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return fmt.Errorf("reading apiVersion and kind: %w", err)
+	}
+	var found TypeMismatchError
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"apiVersion", &found.APIVersion}, {"kind", &found.Kind}} {
+		raw, ok := fields[f.key]
+		if !ok || bytes.Equal(raw, []byte("null")) {
+			continue
+		}
+		if err := json.Unmarshal(raw, f.dst); err != nil {
+			return fmt.Errorf("%s must be a string, found %s: %w", f.key, raw, err)
+		}
+	}
+	if found.APIVersion != APIVersion || found.Kind != JobKind {
+		return &found
+	}
+	return nil
+}
+
+// unregisteredTypes is a type registry that knows no types: it makes the
+// apimachinery serializer decode straight into the object it is given.
+type unregisteredTypes struct{}
+
+func (unregisteredTypes) ObjectKinds(obj runtime.Object) ([]schema.GroupVersionKind, bool, error) {
+	return nil, false, runtime.NewNotRegisteredErrForType("vcjob", reflect.TypeOf(obj))
+}
+
+func (unregisteredTypes) Recognizes(schema.GroupVersionKind) bool { return false }
+
+func (unregisteredTypes) New(kind schema.GroupVersionKind) (runtime.Object, error) {
+	return nil, runtime.NewNotRegisteredErrForKind("vcjob", kind)
+}

@@ -1,0 +1,216 @@
+package vcjob
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+)
+
+// header starts a manifest with the right type and a name.
+const header = "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata:\n  name: demo\n"
+
+const minimalManifest = `apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: demo
+spec:
+  minAvailable: 1
+  tasks:
+    - name: worker
+      replicas: 2
+      template:
+        spec:
+          containers:
+            - name: main
+              image: busybox
+              resources:
+                requests:
+                  cpu: 500m
+`
+
+func TestDecodeJobMinimal(t *testing.T) {
+	job, err := DecodeJob([]byte(minimalManifest))
+	require.NoError(t, err)
+	assert.Equal(t, APIVersion, job.APIVersion)
+	assert.Equal(t, JobKind, job.Kind)
+	assert.Equal(t, "demo", job.Name)
+	assert.Equal(t, int32(1), job.Spec.MinAvailable)
+	require.Len(t, job.Spec.Tasks, 1)
+	task := job.Spec.Tasks[0]
+	assert.Equal(t, "worker", task.Name)
+	assert.Equal(t, int32(2), task.Replicas)
+	require.Len(t, task.Template.Spec.Containers, 1)
+	cpu := task.Template.Spec.Containers[0].Resources.Requests[corev1.ResourceCPU]
+	assert.Equal(t, int64(500), cpu.MilliValue())
+}
+
+func TestDecodeJobJSON(t *testing.T) {
+	for name, doc := range map[string]string{
+		"compact": `{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"Job","metadata":{"name":"j"},"spec":{"tasks":[{"name":"t","replicas":1}]}}`,
+		// Tabs are not YAML indentation, so this only decodes as JSON.
+		"tab indented": "{\n\t\"apiVersion\": \"batch.volcano.sh/v1alpha1\",\n\t\"kind\": \"Job\",\n\t\"metadata\": {\"name\": \"j\"},\n\t\"spec\": {\"tasks\": [{\"name\": \"t\", \"replicas\": 1}]}\n}\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			job, err := DecodeJob([]byte(doc))
+			require.NoError(t, err)
+			assert.Equal(t, "j", job.Name)
+			require.Len(t, job.Spec.Tasks, 1)
+			assert.Equal(t, int32(1), job.Spec.Tasks[0].Replicas)
+		})
+	}
+}
+
+func TestDecodeJobErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		doc  string
+		// wantIs is a sentinel the error must wrap, wantText parts of its
+		// message; at least one is set.
+		wantIs   error
+		wantText []string
+	}{
+		{name: "unknown top-level field", doc: header + "spek: {}\n", wantText: []string{`unknown field "spek"`}},
+		{name: "unknown spec field", doc: header + "spec:\n  minAvaliable: 1\n", wantText: []string{`unknown field "spec.minAvaliable"`}},
+		{
+			name: "unknown field in a pod template container",
+			doc: header + "spec:\n  tasks:\n    - name: t\n      template:\n        spec:\n          containers:\n" +
+				"            - name: c\n              imagee: busybox\n",
+			wantText: []string{`unknown field "spec.tasks[0].template.spec.containers[0].imagee"`},
+		},
+		{name: "field names are case sensitive", doc: header + "Spec: {}\n", wantText: []string{`unknown field "Spec"`}},
+		{name: "duplicate key", doc: header + "spec:\n  queue: a\n  queue: b\n", wantText: []string{`"queue" already set`}},
+		{
+			name:     "duplicate JSON key",
+			doc:      `{"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "spec": {"queue": "a", "queue": "b"}}`,
+			wantText: []string{`duplicate field "spec.queue"`},
+		},
+		{name: "wrong type", doc: header + "spec:\n  minAvailable: two\n", wantText: []string{"spec.minAvailable"}},
+		{
+			name:     "wrong apiVersion",
+			doc:      "apiVersion: batch.volcano.sh/v1\nkind: Job\n",
+			wantText: []string{`apiVersion is "batch.volcano.sh/v1", expected "batch.volcano.sh/v1alpha1"`},
+		},
+		{name: "missing apiVersion", doc: "kind: Job\n", wantText: []string{`apiVersion is missing, expected "batch.volcano.sh/v1alpha1"`}},
+		{name: "wrong kind", doc: "apiVersion: batch.volcano.sh/v1alpha1\nkind: CronJob\n", wantText: []string{`kind is "CronJob", expected "Job"`}},
+		{name: "missing kind", doc: "apiVersion: batch.volcano.sh/v1alpha1\n", wantText: []string{`kind is missing, expected "Job"`}},
+		{name: "apiVersion not a string", doc: "apiVersion: 1\nkind: Job\n", wantText: []string{"apiVersion must be a string"}},
+		{name: "list", doc: "- a\n- b\n", wantIs: ErrNotMapping, wantText: []string{"found a list"}},
+		{name: "string", doc: "just text\n", wantIs: ErrNotMapping, wantText: []string{"found a string"}},
+		{name: "number", doc: "42\n", wantIs: ErrNotMapping, wantText: []string{"found a number"}},
+		{name: "JSON list", doc: `[{"kind":"Job"}]`, wantIs: ErrNotMapping},
+		{name: "empty", doc: "", wantIs: ErrEmptyManifest},
+		{name: "whitespace", doc: " \n\t\n", wantIs: ErrEmptyManifest},
+		{name: "comment only", doc: "# nothing here\n", wantIs: ErrEmptyManifest},
+		{name: "separators only", doc: "---\n---\n", wantIs: ErrEmptyManifest},
+		{name: "bad YAML", doc: "spec: [unclosed\n", wantText: []string{"invalid YAML"}},
+		{name: "bad separator", doc: header + "--- not a comment\n" + header, wantText: []string{"document separator"}},
+		{name: "two jobs", doc: minimalManifest + "---\n" + minimalManifest, wantIs: ErrMultipleDocuments},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			require.True(t, tc.wantIs != nil || len(tc.wantText) > 0, "case states no expectation")
+			job, err := DecodeJob([]byte(tc.doc))
+			require.Error(t, err)
+			assert.Nil(t, job)
+			if tc.wantIs != nil {
+				assert.ErrorIs(t, err, tc.wantIs)
+			}
+			for _, text := range tc.wantText {
+				assert.ErrorContains(t, err, text)
+			}
+		})
+	}
+}
+
+func TestDecodeJobTypeMismatchError(t *testing.T) {
+	_, err := DecodeJob([]byte("apiVersion: v1\nkind: Pod\n"))
+	var mismatch *TypeMismatchError
+	require.ErrorAs(t, err, &mismatch)
+	assert.Equal(t, TypeMismatchError{APIVersion: "v1", Kind: "Pod"}, *mismatch)
+	assert.ErrorContains(t, err, `expected "batch.volcano.sh/v1alpha1"`)
+	assert.ErrorContains(t, err, `expected "Job"`)
+}
+
+func TestDecodeJobUnderlyingErrorsAreWrapped(t *testing.T) {
+	_, err := DecodeJob([]byte("apiVersion: 1\nkind: Job\n"))
+	var typeErr *json.UnmarshalTypeError
+	assert.ErrorAs(t, err, &typeErr)
+}
+
+func TestDecodeJobIgnoresEmptyDocumentsAround(t *testing.T) {
+	job, err := DecodeJob([]byte("---\n# leading comment\n---\n" + minimalManifest + "---\n"))
+	require.NoError(t, err)
+	assert.Equal(t, "demo", job.Name)
+}
+
+func TestDecodeJobWithAllowUnknownFields(t *testing.T) {
+	doc := minimalManifest + "  surprise: true\n"
+	_, err := DecodeJob([]byte(doc))
+	require.ErrorContains(t, err, `unknown field "spec.surprise"`)
+
+	job, err := DecodeJobWith([]byte(doc), DecodeOptions{AllowUnknownFields: true})
+	require.NoError(t, err)
+	assert.Equal(t, "demo", job.Name)
+
+	// Duplicate keys are tolerated too, the last one winning.
+	job, err = DecodeJobWith([]byte(header+"spec:\n  queue: a\n  queue: b\n"), DecodeOptions{AllowUnknownFields: true})
+	require.NoError(t, err)
+	assert.Equal(t, "b", job.Spec.Queue)
+
+	// The opt-out is about fields only: the type is still checked.
+	_, err = DecodeJobWith([]byte("apiVersion: v1\nkind: Job\n"), DecodeOptions{AllowUnknownFields: true})
+	var mismatch *TypeMismatchError
+	assert.ErrorAs(t, err, &mismatch)
+}
+
+func TestDecodeJobs(t *testing.T) {
+	second := `{"apiVersion": "batch.volcano.sh/v1alpha1", "kind": "Job", "metadata": {"name": "second"}}`
+	stream := "---\n" + minimalManifest + "---\n# empty\n---\n" + second + "\n---\n"
+	jobs, err := DecodeJobs([]byte(stream))
+	require.NoError(t, err)
+	require.Len(t, jobs, 2)
+	assert.Equal(t, "demo", jobs[0].Name)
+	assert.Equal(t, "second", jobs[1].Name)
+}
+
+func TestDecodeJobsErrorNamesTheDocument(t *testing.T) {
+	stream := minimalManifest + "---\n---\napiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nspec:\n  bogus: 1\n"
+	_, err := DecodeJobs([]byte(stream))
+	require.Error(t, err)
+	assert.ErrorContains(t, err, "document at line 20")
+	assert.ErrorContains(t, err, `unknown field "spec.bogus"`)
+
+	_, err = DecodeJobs([]byte("---\n"))
+	assert.ErrorIs(t, err, ErrEmptyManifest)
+
+	jobs, err := DecodeJobsWith([]byte(stream), DecodeOptions{AllowUnknownFields: true})
+	require.NoError(t, err)
+	assert.Len(t, jobs, 2)
+}
+
+func TestDecodeJobRoundTrip(t *testing.T) {
+	original, err := DecodeJob([]byte(minimalManifest))
+	require.NoError(t, err)
+	SetDefaults(original)
+	assertRoundTrip(t, original)
+}
+
+// assertRoundTrip encodes job to JSON and decodes it again: the JSON field
+// names must be the ones strict decoding knows, and nothing may be lost.
+// Quantities compare by value: decoding "1024Mi" and "1Gi" give equal
+// quantities that print differently.
+func assertRoundTrip(t *testing.T, job *Job) {
+	t.Helper()
+	encoded, err := json.Marshal(job)
+	require.NoError(t, err)
+	again, err := DecodeJob(encoded)
+	require.NoError(t, err, "the encoding must decode strictly")
+	assert.True(t, equality.Semantic.DeepEqual(job, again), "decoded job differs from the one encoded")
+	reencoded, err := json.Marshal(again)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(encoded), string(reencoded))
+}

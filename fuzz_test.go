@@ -1,0 +1,56 @@
+package vcjob
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzDecodeDefaultValidate feeds arbitrary bytes through everything a
+// caller does with a manifest. Any input may be refused, none may panic.
+func FuzzDecodeDefaultValidate(f *testing.F) {
+	// Real manifests, when the shared folder is there.
+	if entries, err := os.ReadDir(manifestsDir); err == nil {
+		for _, entry := range entries {
+			if data, err := os.ReadFile(filepath.Join(manifestsDir, entry.Name())); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	for _, seed := range []string{
+		minimalManifest,
+		`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"Job","metadata":{"name":"j"},"spec":{"tasks":[{"replicas":-1,"minAvailable":-2}]}}`,
+		"apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: j}\nspec:\n  volumes: [{mountPath: '/a:b'}]\n" +
+			"  policies: [{event: '*', exitCode: 0}, {events: [PodFailed, PodFailed]}]\n" +
+			"  networkTopology: {mode: soft, highestTierAllowed: -1, highestTierName: x}\n" +
+			"  tasks:\n  - name: a\n    replicas: 6\n    topologyPolicy: restricted\n    dependsOn: {name: [b, a]}\n" +
+			"    partitionPolicy: {totalPartitions: 2, partitionSize: 0, minPartitions: 5}\n" +
+			"    template: {spec: {containers: [{name: c, resources: {limits: {cpu: 1.5, memory: 1Gi}}}], initContainers: [{name: i}]}}\n" +
+			"  - name: b\n    dependsOn: {name: [a]}\n",
+		minimalManifest + "---\n---\n" + minimalManifest,
+		"apiVersion: v1\nkind: Pod\n",
+		"- 1\n- 2\n",
+		"",
+	} {
+		f.Add([]byte(seed))
+	}
+
+	f.Fuzz(func(t *testing.T, data []byte) {
+		jobs, err := DecodeJobs(data)
+		if err != nil {
+			// Input with unknown fields still reaches validation this way.
+			jobs, err = DecodeJobsWith(data, DecodeOptions{AllowUnknownFields: true})
+		}
+		if err != nil {
+			return
+		}
+		for _, job := range jobs {
+			created := job.DeepCopy()
+			ValidateJob(job)
+			SetDefaults(job)
+			ValidateJob(job)
+			ValidateJobUpdate(job, job)
+			ValidateJobUpdate(job, created)
+		}
+	})
+}

@@ -1,0 +1,167 @@
+package vcjob
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// Real Volcano manifests and recorded controller inputs, beside the repo.
+const (
+	manifestsDir  = "../shared/manifests/volcano-examples"
+	vectorsFile   = "../shared/conformance/vectors-public.jsonl"
+	invalidPrefix = "invalid_jobs__"
+)
+
+// rejectedManifests maps each invalid_jobs__ file to the one error create
+// validation must give, the reason its comment states.
+func rejectedManifests() map[string]wantErr {
+	return map[string]wantErr{
+		"invalid_jobs__duplicatedPolicyEvent-webhook-deny.yaml": {field.ErrorTypeDuplicate, "spec.policies[1].event"},
+		"invalid_jobs__duplicatedTaskName-webhook-deny.yaml":    {field.ErrorTypeDuplicate, "spec.tasks[1].name"},
+		"invalid_jobs__minAvailable-webhook-deny.yaml":          {field.ErrorTypeInvalid, "spec.minAvailable"},
+	}
+}
+
+// unknownFieldManifests are real manifests that carry fields the Job
+// types do not have (an API server with the Volcano CRD prunes them
+// silently), with the fields strict decoding must name. They decode with
+// DecodeOptions.AllowUnknownFields.
+func unknownFieldManifests() map[string][]string {
+	return map[string][]string{
+		// "priorityClass" is a typo of the pod's priorityClassName.
+		"kubecon-2019-china__task-priority__elastic-job.yaml": {
+			"spec.tasks[0].template.spec.priorityClass",
+			"spec.tasks[1].template.spec.priorityClass",
+		},
+	}
+}
+
+// jobsPerManifest is the number of jobs of the multi-document files; every
+// other file holds one.
+func jobsPerManifest() map[string]int {
+	return map[string]int{"hierarchical-jobs__jobs.yaml": 4}
+}
+
+func readManifests(t testing.TB) map[string][]byte {
+	entries, err := os.ReadDir(manifestsDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s is absent: no real manifests to check", manifestsDir)
+	}
+	require.NoError(t, err)
+	files := map[string][]byte{}
+	for _, entry := range entries {
+		if entry.IsDir() || !strings.HasSuffix(entry.Name(), ".yaml") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(manifestsDir, entry.Name()))
+		require.NoError(t, err)
+		files[entry.Name()] = data
+	}
+	require.NotEmpty(t, files, "no manifests in %s", manifestsDir)
+	return files
+}
+
+// decodeManifest decodes a manifest strictly, or, for the known ones with
+// unknown fields, checks that strict decoding names them and decodes it
+// leniently.
+func decodeManifest(t *testing.T, name string, data []byte) []*Job {
+	t.Helper()
+	jobs, err := DecodeJobs(data)
+	if fields, ok := unknownFieldManifests()[name]; ok {
+		require.Error(t, err, "strict decoding must refuse the unknown fields")
+		for _, f := range fields {
+			assert.ErrorContains(t, err, `unknown field "`+f+`"`)
+		}
+		jobs, err = DecodeJobsWith(data, DecodeOptions{AllowUnknownFields: true})
+	}
+	require.NoError(t, err)
+	want, ok := jobsPerManifest()[name]
+	if !ok {
+		want = 1
+	}
+	require.Len(t, jobs, want)
+	return jobs
+}
+
+func TestManifests(t *testing.T) {
+	files := readManifests(t)
+	rejected := rejectedManifests()
+	for name := range rejected {
+		require.Contains(t, files, name, "verdict for a manifest that is not there")
+	}
+	for name := range unknownFieldManifests() {
+		require.Contains(t, files, name, "exception for a manifest that is not there")
+	}
+
+	for name, data := range files {
+		t.Run(name, func(t *testing.T) {
+			for _, job := range decodeManifest(t, name, data) {
+				SetDefaults(job)
+				errs := ValidateJob(job)
+				want, isRejected := rejected[name]
+				switch {
+				case isRejected:
+					assert.Equal(t, []wantErr{want}, keysOf(errs), "errors: %v", errs)
+				case strings.HasPrefix(name, invalidPrefix):
+					t.Errorf("%s has no verdict in rejectedManifests", name)
+				default:
+					assert.Empty(t, errs, "job %s", job.Name)
+					assert.Empty(t, ValidateJobUpdate(job.DeepCopy(), job), "job %s", job.Name)
+				}
+			}
+		})
+	}
+}
+
+func TestManifestsRoundTrip(t *testing.T) {
+	for name, data := range readManifests(t) {
+		t.Run(name, func(t *testing.T) {
+			for _, job := range decodeManifest(t, name, data) {
+				assertRoundTrip(t, job)
+			}
+		})
+	}
+}
+
+// The recorded controller inputs hold jobs as the API server stores them,
+// with Volcano's defaults applied: they must decode strictly, and
+// SetDefaults must find nothing to add.
+func TestConformanceJobsAreDefaulted(t *testing.T) {
+	f, err := os.Open(vectorsFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s is absent", vectorsFile)
+	}
+	require.NoError(t, err)
+	defer f.Close()
+
+	scanner := bufio.NewScanner(f)
+	scanner.Buffer(nil, 64<<20)
+	cases := 0
+	for scanner.Scan() {
+		var vector struct {
+			Name string          `json:"name"`
+			Job  json.RawMessage `json:"job"`
+		}
+		require.NoError(t, json.Unmarshal(scanner.Bytes(), &vector))
+		cases++
+		job, err := DecodeJob(vector.Job)
+		if !assert.NoError(t, err, vector.Name) {
+			continue
+		}
+		defaulted := job.DeepCopy()
+		SetDefaults(defaulted)
+		assert.Equal(t, job, defaulted, vector.Name)
+	}
+	require.NoError(t, scanner.Err())
+	require.NotZero(t, cases)
+}
