@@ -94,19 +94,6 @@ func checkPod(name string, pod *corev1.Pod, job *vcjob.Job) error {
 	return checkJob(name, job)
 }
 
-// controllerRef is the owner reference every returned object carries.
-func controllerRef(job *vcjob.Job) metav1.OwnerReference {
-	yes := true
-	return metav1.OwnerReference{
-		APIVersion:         vcjob.APIVersion,
-		Kind:               vcjob.JobKind,
-		Name:               job.Name,
-		UID:                job.UID,
-		Controller:         &yes,
-		BlockOwnerDeletion: &yes,
-	}
-}
-
 // objectMeta is the metadata of an object a plugin owns. Volcano sets no
 // labels on these objects; this library labels them with the job's name and
 // namespace so they can be listed per job.
@@ -118,7 +105,7 @@ func objectMeta(job *vcjob.Job, name string) metav1.ObjectMeta {
 			vcjob.JobNameKey:      job.Name,
 			vcjob.JobNamespaceKey: job.Namespace,
 		},
-		OwnerReferences: []metav1.OwnerReference{controllerRef(job)},
+		OwnerReferences: []metav1.OwnerReference{vcjob.ControllerRef(job)},
 	}
 }
 

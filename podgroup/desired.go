@@ -4,7 +4,6 @@ import (
 	"maps"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/vcjob/vcjob"
 )
@@ -38,7 +37,7 @@ func Desired(job *vcjob.Job, priorities PriorityLookup) PodGroup {
 			Annotations: maps.Clone(job.Annotations),
 			Labels:      maps.Clone(job.Labels),
 			OwnerReferences: []metav1.OwnerReference{
-				*metav1.NewControllerRef(job, schema.GroupVersionKind{Group: vcjob.GroupName, Version: vcjob.Version, Kind: vcjob.JobKind}),
+				vcjob.ControllerRef(job),
 			},
 		},
 		Spec: Spec{

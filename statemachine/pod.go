@@ -22,7 +22,7 @@ func RenderPod(job *vcjob.Job, task *vcjob.TaskSpec, index int) *corev1.Pod {
 		ObjectMeta: metav1.ObjectMeta{
 			Name:            vcjob.PodName(job.Name, task.Name, index),
 			Namespace:       job.Namespace,
-			OwnerReferences: []metav1.OwnerReference{ControllerRef(job)},
+			OwnerReferences: []metav1.OwnerReference{vcjob.ControllerRef(job)},
 			Labels:          tmpl.Labels,
 			Annotations:     tmpl.Annotations,
 		},
@@ -82,20 +82,6 @@ func RenderPod(job *vcjob.Job, task *vcjob.TaskSpec, index int) *corev1.Pod {
 		l[vcjob.PartitionIDKey] = id
 	}
 	return pod
-}
-
-// ControllerRef is the owner reference that makes the job its pods'
-// controller.
-func ControllerRef(job *vcjob.Job) metav1.OwnerReference {
-	yes := true
-	return metav1.OwnerReference{
-		APIVersion:         vcjob.APIVersion,
-		Kind:               vcjob.JobKind,
-		Name:               job.Name,
-		UID:                job.UID,
-		Controller:         &yes,
-		BlockOwnerDeletion: &yes,
-	}
 }
 
 // VolumeClaimName is the claim a job volume mounts. A volume that only
