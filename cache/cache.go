@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/partition"
 )
 
 // Errors the cache returns; they are wrapped with the job or pod they are
@@ -250,4 +251,20 @@ func (c *Cache) TaskFailed(key, task string) bool {
 	defer c.mu.RUnlock()
 	e := c.jobs[key]
 	return e != nil && TaskFailed(e.info, task)
+}
+
+// Partition returns the pods of a partition of a task of the cached job,
+// sorted by name: those whose volcano.sh/partition-id label is id.
+func (c *Cache) Partition(key, task, id string) ([]*corev1.Pod, error) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.jobs[key]
+	if e == nil || e.info.Job == nil || e.deleted {
+		return nil, fmt.Errorf("cache: job %s: %w", key, ErrNotFound)
+	}
+	var out []*corev1.Pod
+	for _, p := range partition.Members(e.info.Pods[task], id) {
+		out = append(out, p.DeepCopy())
+	}
+	return out, nil
 }

@@ -207,3 +207,20 @@ func TestSnapshotIsolation(t *testing.T) {
 		}
 	})
 }
+
+func TestPartition(t *testing.T) {
+	c := cache.New()
+	require.NoError(t, c.Add(testJob("j", "1")))
+	for i := 0; i < 4; i++ {
+		p := testPod("j", "w", i, corev1.PodRunning)
+		p.Labels[vcjob.PartitionIDKey] = fmt.Sprint(i / 2)
+		require.NoError(t, c.AddPod(p))
+	}
+	pods, err := c.Partition("ns/j", "w", "1")
+	require.NoError(t, err)
+	require.Len(t, pods, 2)
+	assert.Equal(t, "j-w-2", pods[0].Name)
+	assert.Equal(t, "j-w-3", pods[1].Name)
+	_, err = c.Partition("ns/nope", "w", "1")
+	assert.ErrorIs(t, err, cache.ErrNotFound)
+}
