@@ -1,0 +1,108 @@
+package vcjob
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
+)
+
+// CronJobTypeMismatchError says a document is not a batch.volcano.sh/v1alpha1
+// CronJob. APIVersion and Kind are what the document holds ("" when
+// missing).
+//
+// +k8s:deepcopy-gen=false
+type CronJobTypeMismatchError struct {
+	APIVersion string
+	Kind       string
+}
+
+func (e *CronJobTypeMismatchError) Error() string {
+	var parts []string
+	if e.APIVersion != APIVersion {
+		parts = append(parts, fmt.Sprintf("apiVersion is %s, expected %q", describeFound(e.APIVersion), APIVersion))
+	}
+	if e.Kind != CronJobKind {
+		parts = append(parts, fmt.Sprintf("kind is %s, expected %q", describeFound(e.Kind), CronJobKind))
+	}
+	return "not a Volcano CronJob: " + strings.Join(parts, "; ")
+}
+
+// DecodeCronJob decodes one CronJob manifest, YAML or JSON, as strictly as
+// DecodeJob decodes a job: unknown fields anywhere (the job template
+// included), duplicate keys, and a wrong or missing apiVersion/kind are
+// errors, each naming the field. Empty documents around the cronjob are
+// ignored; a second document is an error. Errors wrap ErrEmptyManifest,
+// ErrNotMapping or *CronJobTypeMismatchError where those apply.
+func DecodeCronJob(data []byte) (*CronJob, error) {
+	docs, err := splitDocuments(data)
+	if err != nil {
+		return nil, fmt.Errorf("vcjob: %w", err)
+	}
+	var found *CronJob
+	for _, doc := range docs {
+		cj, err := decodeCronJobDocument(doc.data)
+		switch {
+		case errors.Is(err, ErrEmptyManifest):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("vcjob: document at line %d: %w", doc.line, err)
+		case found != nil:
+			return nil, fmt.Errorf("vcjob: document at line %d: a manifest holds one cronjob, found a second", doc.line)
+		}
+		found = cj
+	}
+	if found == nil {
+		return nil, fmt.Errorf("vcjob: %w", ErrEmptyManifest)
+	}
+	return found, nil
+}
+
+func decodeCronJobDocument(doc []byte) (*CronJob, error) {
+	if len(bytes.TrimSpace(doc)) == 0 {
+		return nil, ErrEmptyManifest
+	}
+	data, err := documentToJSON(doc, DecodeOptions{})
+	if err != nil {
+		return nil, err
+	}
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
+		return nil, ErrEmptyManifest
+	}
+	if data[0] != '{' {
+		return nil, fmt.Errorf("%w: found %s", ErrNotMapping, jsonKind(data[0]))
+	}
+	if err := checkCronJobTypeMeta(data); err != nil {
+		return nil, err
+	}
+	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, unregisteredTypes{}, unregisteredTypes{},
+		kjson.SerializerOptions{Strict: true})
+	cj := &CronJob{}
+	if _, _, err := serializer.Decode(data, nil, cj); err != nil {
+		if cj.Name != "" {
+			return nil, fmt.Errorf("cronjob %q: %w", cj.Name, err)
+		}
+		return nil, err
+	}
+	return cj, nil
+}
+
+// checkCronJobTypeMeta reads apiVersion and kind with DecodeJob's
+// checkTypeMeta (exact, case-sensitive keys) and wants a CronJob instead.
+func checkCronJobTypeMeta(data []byte) error {
+	var mismatch *TypeMismatchError
+	switch err := checkTypeMeta(data); {
+	case errors.As(err, &mismatch):
+		if mismatch.APIVersion == APIVersion && mismatch.Kind == CronJobKind {
+			return nil
+		}
+		return &CronJobTypeMismatchError{APIVersion: mismatch.APIVersion, Kind: mismatch.Kind}
+	case err != nil:
+		return err
+	default: // a Volcano Job
+		return &CronJobTypeMismatchError{APIVersion: APIVersion, Kind: JobKind}
+	}
+}

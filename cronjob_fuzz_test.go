@@ -1,0 +1,47 @@
+package vcjob
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// FuzzDecodeCronJob feeds arbitrary bytes through everything a caller does
+// with a CronJob manifest: decode, default, validate, parse the schedule.
+// Any input may be refused; none may panic.
+//
+//	go test -run '^$' -fuzz FuzzDecodeCronJob -fuzztime 30s .
+func FuzzDecodeCronJob(f *testing.F) {
+	for _, seed := range []string{
+		cronManifest,
+		strings.Replace(cronManifest, `"30 2 * * *"`, `"TZ=Asia/Tokyo @every 90m"`, 1),
+		strings.Replace(cronManifest, `"30 2 * * *"`, `"TZ=UTC"`, 1), // robfig/cron panics on this one
+		strings.Replace(cronManifest, `"30 2 * * *"`, `"CRON_TZ=Local 0 0 30 2 *"`, 1),
+		strings.Replace(cronManifest, "America/New_York", "../../etc/passwd", 1),
+		`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"CronJob","metadata":{"name":"c"},"spec":{"schedule":"@yearly",` +
+			`"startingDeadlineSeconds":-9223372036854775808,"successfulJobsHistoryLimit":-1,"jobTemplate":{"spec":{"tasks":[{"replicas":-1}]}}}}`,
+		"apiVersion: batch.volcano.sh/v1alpha1\nkind: CronJob\nmetadata: {name: c}\nspec: {schedule: '*/0 * * * *', concurrencyPolicy: Never}\n",
+		"apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n",
+		"- 1\n",
+		"",
+	} {
+		f.Add([]byte(seed))
+	}
+
+	from := time.Date(2026, 3, 8, 6, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cj, err := DecodeCronJob(data)
+		if err != nil {
+			return
+		}
+		ValidateCronJob(cj)
+		SetCronJobDefaults(cj)
+		errs := ValidateCronJob(cj)
+		sched, err := ParseCronSchedule(&cj.Spec)
+		if err == nil {
+			sched.Next(from)
+		} else if len(errs) == 0 {
+			t.Fatalf("the schedule does not parse (%v), but the cronjob validates", err)
+		}
+	})
+}

@@ -1,0 +1,274 @@
+// Command cron plays Volcano's CronJob controller over a window of time: it
+// decodes a CronJob manifest, then syncs it whenever the controller would
+// (at each RequeueAfter, and when one of its jobs finishes) and prints every
+// decision: the runs started, held back or missed, the jobs deleted, the
+// warnings, and when the next sync is due. Each job runs for -runs-for and
+// then completes, or fails when -fail-every says so.
+//
+//	go run ./examples/cron -cronjob examples/cron/nightly.yaml \
+//	  -from 2026-03-06T00:00:00-05:00 -to 2026-03-10T00:00:00-04:00 \
+//	  [-runs-for 5m] [-fail-every 3]
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/cronjob"
+)
+
+// maxSyncs stops a window that would print more than anyone reads (a
+// per-minute schedule over a year).
+const maxSyncs = 10000
+
+func main() {
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "cron:", err)
+		os.Exit(2)
+	}
+}
+
+// options are the command line, checked.
+type options struct {
+	manifest  string
+	from, to  time.Time
+	runsFor   time.Duration
+	failEvery int
+}
+
+func parseFlags(args []string, stderr io.Writer) (options, error) {
+	fs := flag.NewFlagSet("cron", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	manifest := fs.String("cronjob", "", "the CronJob manifest (YAML or JSON)")
+	from := fs.String("from", "", "start of the window, RFC 3339 (2026-03-06T00:00:00-05:00)")
+	to := fs.String("to", "", "end of the window, RFC 3339")
+	runsFor := fs.Duration("runs-for", 5*time.Minute, "how long each job runs before it finishes")
+	failEvery := fs.Int("fail-every", 0, "every Nth job fails instead of completing (0: none fails)")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: cron -cronjob CJ.yaml -from T1 -to T2 [-runs-for 5m] [-fail-every N]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return options{}, err
+	}
+	if fs.NArg() > 0 {
+		return options{}, fmt.Errorf("unexpected argument %q (every input is a flag)", fs.Arg(0))
+	}
+
+	opts := options{manifest: *manifest, runsFor: *runsFor, failEvery: *failEvery}
+	if opts.manifest == "" {
+		return options{}, errors.New("-cronjob: required (the CronJob manifest to play)")
+	}
+	var err error
+	if opts.from, err = parseTime("-from", *from); err != nil {
+		return options{}, err
+	}
+	if opts.to, err = parseTime("-to", *to); err != nil {
+		return options{}, err
+	}
+	switch {
+	case !opts.to.After(opts.from):
+		return options{}, fmt.Errorf("-to: %s is not after -from %s", *to, *from)
+	case opts.runsFor <= 0:
+		return options{}, fmt.Errorf("-runs-for: %s: must be positive", opts.runsFor)
+	case opts.failEvery < 0:
+		return options{}, fmt.Errorf("-fail-every: %d: must be 0 (no job fails) or more", opts.failEvery)
+	}
+	return opts, nil
+}
+
+func parseTime(flagName, value string) (time.Time, error) {
+	if value == "" {
+		return time.Time{}, fmt.Errorf("%s: required, an RFC 3339 time such as 2026-03-06T00:00:00-05:00", flagName)
+	}
+	t, err := time.Parse(time.RFC3339, value)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: %q is not an RFC 3339 time such as 2026-03-06T00:00:00-05:00", flagName, value)
+	}
+	return t, nil
+}
+
+// loadCronJob decodes, defaults and validates the manifest; errors name
+// the file and the field.
+func loadCronJob(path string) (*vcjob.CronJob, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-cronjob: %w", err)
+	}
+	cj, err := vcjob.DecodeCronJob(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	vcjob.SetCronJobDefaults(cj)
+	if errs := vcjob.ValidateCronJob(cj); len(errs) > 0 {
+		lines := make([]string, len(errs))
+		for i, e := range errs {
+			lines[i] = "  " + e.Error()
+		}
+		return nil, fmt.Errorf("%s: invalid CronJob:\n%s", path, strings.Join(lines, "\n"))
+	}
+	return cj, nil
+}
+
+// job is a job in the played cluster: it runs until finishAt, then has
+// outcome.
+type job struct {
+	state    cronjob.JobState
+	finishAt time.Time
+	outcome  vcjob.JobPhase
+}
+
+func (j job) at(now time.Time) cronjob.JobState {
+	s := j.state
+	s.Phase = vcjob.Running
+	if !now.Before(j.finishAt) {
+		s.Phase, s.FinishedAt = j.outcome, j.finishAt
+	}
+	return s
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	opts, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	cj, err := loadCronJob(opts.manifest)
+	if err != nil {
+		return err
+	}
+	sched, err := vcjob.ParseCronSchedule(&cj.Spec)
+	if err != nil {
+		return fmt.Errorf("%s: %w", opts.manifest, err) // validation caught it already
+	}
+	if cj.CreationTimestamp.IsZero() {
+		cj.CreationTimestamp = metav1.NewTime(opts.from) // created when the window opens
+	}
+
+	p := &printer{w: stdout, zone: sched.Location}
+	p.header(cj)
+	var jobs []job
+	started := 0
+	now := opts.from
+	for syncs := 0; !now.After(opts.to); syncs++ {
+		if syncs == maxSyncs {
+			p.line(now, "stopping after %d syncs; narrow the window", maxSyncs)
+			break
+		}
+		states := make([]cronjob.JobState, len(jobs))
+		for i, j := range jobs {
+			states[i] = j.at(now)
+		}
+		d := cronjob.Decide(cj, states, now)
+		p.decision(now, d)
+
+		// Apply it as the controller does: delete, create, write the status.
+		for _, name := range d.Delete {
+			for i := range jobs {
+				if jobs[i].state.Name == name {
+					jobs = append(jobs[:i], jobs[i+1:]...)
+					break
+				}
+			}
+		}
+		if d.Create != nil {
+			started++
+			state := cronjob.JobStateOf(d.Create)
+			state.UID = types.UID(fmt.Sprintf("uid-%d", started))
+			state.CreationTimestamp = now
+			outcome := vcjob.Completed
+			if opts.failEvery > 0 && started%opts.failEvery == 0 {
+				outcome = vcjob.Failed
+			}
+			jobs = append(jobs, job{state: state, finishAt: now.Add(opts.runsFor), outcome: outcome})
+			for i := range d.Status.Active {
+				if d.Status.Active[i].Name == d.Create.Name {
+					d.Status.Active[i].UID = state.UID // from the API server's answer
+				}
+			}
+		}
+		cj.Status = d.Status
+
+		// The next sync: the requeue, or a job finishing (a job update
+		// wakes the controller), whichever comes first.
+		var next time.Time
+		if d.RequeueAfter > 0 {
+			next = now.Add(d.RequeueAfter)
+		}
+		for _, j := range jobs {
+			if j.finishAt.After(now) && (next.IsZero() || j.finishAt.Before(next)) {
+				next = j.finishAt
+			}
+		}
+		if next.IsZero() {
+			p.line(now, "nothing left to wake the controller before the cronjob changes")
+			break
+		}
+		for _, j := range jobs {
+			if j.finishAt.After(now) && !j.finishAt.After(next) && !next.After(opts.to) {
+				p.line(j.finishAt, "%s finished: %s", j.state.Name, j.outcome)
+			}
+		}
+		now = next
+	}
+	return nil
+}
+
+// printer writes the decisions, with times in the schedule's zone.
+type printer struct {
+	w    io.Writer
+	zone *time.Location
+}
+
+func (p *printer) header(cj *vcjob.CronJob) {
+	deadline := "none"
+	if d := cj.Spec.StartingDeadlineSeconds; d != nil {
+		deadline = (time.Duration(*d) * time.Second).String()
+	}
+	fmt.Fprintf(p.w, "cronjob %s/%s: %q in %s, %s, starting deadline %s, keeps %d successful and %d failed jobs\n",
+		cj.Namespace, cj.Name, cj.Spec.Schedule, p.zone, cj.Spec.ConcurrencyPolicy, deadline,
+		*cj.Spec.SuccessfulJobsHistoryLimit, *cj.Spec.FailedJobsHistoryLimit)
+}
+
+func (p *printer) line(at time.Time, format string, args ...any) {
+	fmt.Fprintf(p.w, "%s  %s\n", at.In(p.zone).Format("2006-01-02 15:04:05.000 MST"), fmt.Sprintf(format, args...))
+}
+
+func (p *printer) decision(now time.Time, d cronjob.Decision) {
+	var parts []string
+	switch {
+	case d.Create != nil:
+		parts = append(parts, fmt.Sprintf("start %s for %s", d.Create.Name, p.clock(*d.Due)))
+	case d.Due != nil:
+		parts = append(parts, fmt.Sprintf("skip the %s run: %s", p.clock(*d.Due), d.Skipped))
+	default:
+		parts = append(parts, string(d.Skipped))
+	}
+	if len(d.Delete) > 0 {
+		parts = append(parts, "delete "+strings.Join(d.Delete, ", "))
+	}
+	parts = append(parts, fmt.Sprintf("active %d", len(d.Status.Active)))
+	if d.RequeueAfter > 0 {
+		parts = append(parts, "next sync at "+p.clock(now.Add(d.RequeueAfter)))
+	}
+	p.line(now, "sync: %s", strings.Join(parts, "; "))
+	for _, w := range d.Warnings {
+		p.line(now, "  warning: %s", w)
+	}
+}
+
+// clock is a time in the schedule's zone, to the second.
+func (p *printer) clock(t time.Time) string {
+	return t.In(p.zone).Format("2006-01-02 15:04:05 MST")
+}
