@@ -132,11 +132,15 @@ func Table() []Transition {
 	return t
 }
 
+// table is Table built once for Lookup; it is never written after
+// initialisation (Table hands callers their own copy).
+var table = Table()
+
 // Lookup finds the row for action in state: its own row, or else the
 // state's AnyOtherAction row.
 func Lookup(state State, action vcjob.Action) Transition {
 	var fallback Transition
-	for _, tr := range Table() {
+	for _, tr := range table {
 		if tr.State != state {
 			continue
 		}

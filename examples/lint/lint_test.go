@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/vcjob/vcjob/policy"
+)
+
+// invalidExamples are the codes whose example only exists as a job
+// validation refuses: the linter reports the finding and exits 2.
+var invalidExamples = []string{
+	policy.CodeUnknownEvent, policy.CodeUnknownAction, policy.CodePolicyWithoutTrigger, policy.CodeExitCodeZero,
+}
+
+// TestEveryCheckHasAnExample runs the linter on testdata/CODE.yaml for each
+// code: the finding is reported, and the exit status is 2 for the invalid
+// examples, 1 for errors, 0 for warnings and infos (each example holds no
+// other error).
+func TestEveryCheckHasAnExample(t *testing.T) {
+	for _, c := range policy.Checks() {
+		t.Run(c.Code, func(t *testing.T) {
+			path := filepath.Join("testdata", c.Code+".yaml")
+			if _, err := os.Stat(path); err != nil {
+				t.Fatalf("no example manifest: %v", err)
+			}
+			var out, errOut bytes.Buffer
+			status := run([]string{path}, &out, &errOut)
+			if !strings.Contains(out.String(), "["+c.Code+"]") {
+				t.Fatalf("output lacks [%s]:\n%s%s", c.Code, out.String(), errOut.String())
+			}
+			want := exitOK
+			switch {
+			case slices.Contains(invalidExamples, c.Code):
+				want = exitInput
+				if !strings.Contains(out.String(), "  invalid: ") {
+					t.Errorf("an invalid example should say so:\n%s", out.String())
+				}
+			case c.Severity == policy.SeverityError:
+				want = exitFinding
+			}
+			if status != want {
+				t.Fatalf("exit status %d, want %d:\n%s%s", status, want, out.String(), errOut.String())
+			}
+		})
+	}
+}
+
+func TestCleanJob(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if status := run([]string{"testdata/clean.yaml"}, &out, &errOut); status != exitOK {
+		t.Fatalf("exit %d:\n%s%s", status, out.String(), errOut.String())
+	}
+	// Columns are aligned with runs of blanks: compare words.
+	text := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{
+		"testdata/clean.yaml: job ml/mnist-ddp (document 1), as written",
+		`Volcano's webhook defaults: spec.schedulerName: "" -> "volcano"; spec.minAvailable: 0 -> 3; spec.tasks[0].minAvailable: unset -> 1;`,
+		"no findings",
+		"worker PodEvicted RestartJob - job job policy 0 (event)",
+		`worker PodPending AbortJob 10m0s job task "worker" policy 1 (event) runs unless the pod leaves Pending first`,
+		`worker PodFailed 137 RestartPod - the pod task "worker" policy 0 (exit code)`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestSeveralJobsAndFiles(t *testing.T) {
+	var out, errOut bytes.Buffer
+	status := run([]string{"-explain=false", "testdata/multi.yaml", "testdata/missing.yaml", "testdata/clean.yaml"}, &out, &errOut)
+	if status != exitInput {
+		t.Fatalf("a missing file: exit %d, want %d", status, exitInput)
+	}
+	if !strings.Contains(errOut.String(), "missing.yaml") {
+		t.Errorf("stderr does not name the missing file: %s", errOut.String())
+	}
+	text := out.String()
+	for _, want := range []string{"job ml/mnist-ddp (document 1)", "job ml/mnist-ddp-short (document 2)", "[max-retry-one]"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "what each event resolves to") {
+		t.Error("-explain=false printed the table")
+	}
+}
+
+func TestUnreadableInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{bad}, {}, {"-o", "xml", "testdata/clean.yaml"}} {
+		var out, errOut bytes.Buffer
+		if status := run(args, &out, &errOut); status != exitInput {
+			t.Errorf("%v: exit %d, want %d", args, status, exitInput)
+		}
+	}
+}
+
+func TestJSON(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if status := run([]string{"-o", "json", "testdata/max-retry-one.yaml"}, &out, &errOut); status != exitOK {
+		t.Fatalf("exit %d: %s", status, errOut.String())
+	}
+	var r struct {
+		Job      string           `json:"job"`
+		Findings []policy.Finding `json:"findings"`
+		Explain  struct {
+			Rows []map[string]any `json:"rows"`
+		} `json:"explain"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("%v:\n%s", err, out.String())
+	}
+	if r.Job != "ml/mnist-ddp" || len(r.Findings) != 1 || r.Findings[0].Code != policy.CodeMaxRetryOne || len(r.Explain.Rows) == 0 {
+		t.Fatalf("%+v", r)
+	}
+	if r.Explain.Rows[0]["ruleText"] == nil {
+		t.Errorf("rows lack ruleText: %v", r.Explain.Rows[0])
+	}
+}

@@ -1,0 +1,494 @@
+package rapidgen
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/statemachine"
+	"github.com/vcjob/vcjob/worker"
+)
+
+// InvariantError is one broken invariant: its name and what broke it.
+type InvariantError struct {
+	Invariant string
+	Detail    string
+}
+
+func (e *InvariantError) Error() string { return e.Invariant + ": " + e.Detail }
+
+type violations []error
+
+func (v *violations) add(invariant, format string, args ...any) {
+	*v = append(*v, &InvariantError{Invariant: invariant, Detail: fmt.Sprintf(format, args...)})
+}
+
+func (v violations) err() error { return errors.Join(v...) }
+
+// The invariants CheckStep and CheckEffects check, by the names their
+// errors carry.
+const (
+	InvPhaseKnown        = "phaseKnown"        // the phase is one of the ten; a written status has one
+	InvNothingRan        = "nothingRan"        // a delayed, dropped or skipped request changes nothing
+	InvDelayed           = "delayed"           // a delay registers (or drops) instead of running, and only then
+	InvTable             = "table"             // the transition is statemachine.Lookup's for the state and action, and its call is the one made
+	InvPhaseTo           = "phaseTo"           // the phase only moves to a phase the transition lists (or "" to Pending)
+	InvFinishedStays     = "finishedStays"     // Completed, Terminated and Failed never change
+	InvFinishedOnlyKills = "finishedOnlyKills" // a finished job only sees KillJob calls that create nothing
+	InvRetryCount        = "retryCount"        // +1 exactly on a move into Restarting from Pending/Running/Aborting/Aborted; never down, never above maxRetry
+	InvVersion           = "version"           // +1 exactly when a KillJob wrote the status; a KillJob without error writes it
+	InvFailedWhy         = "failedWhy"         // Failed only through maxRetry (Restarting) or Running's all-finished rules
+	InvCompletedWhy      = "completedWhy"      // Completed only through minSuccess or all pods finished (Running), or an idle Completing
+	InvIdleWhy           = "idleWhy"           // Aborted, Terminated (and Completed from Completing) only with nothing pending, running or terminating
+	InvCreatedPods       = "createdPods"       // only SyncJob creates, each pod once, <job>-<task>-<i> with i below replicas
+	InvTargetedKill      = "targetedKill"      // KillTarget deletes only pods of its task, pod or partition
+	InvKillSet           = "killSet"           // a kill deletes exactly the pods its plan names (retain set, target)
+	InvSyncDeletes       = "syncDeletes"       // SyncJob deletes only out-of-sync pods and pods beyond the replicas
+	InvExisting          = "existing"          // deleted pods existed; created pods did not
+	InvPodMetadata       = "podMetadata"       // a created pod carries SPEC §7's labels and annotations
+)
+
+// CheckStep checks one processing step (worker.Step's Process or Fire)
+// from the job and the step's record alone: before is the job the step
+// decided on (its snapshot), after the job once the step is done. It
+// returns every broken invariant (as *InvariantError values joined with
+// errors.Join), or nil. See the Inv constants for what is checked.
+func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
+	if before == nil || after == nil {
+		return errors.New("rapidgen: CheckStep needs the job before and after the step")
+	}
+	var v violations
+	b, a := &before.Status, &after.Status
+	bp, ap := b.State.Phase, a.State.Phase
+
+	if ap != "" && !ap.IsKnown() {
+		v.add(InvPhaseKnown, "phase %q is not one of %v", ap, vcjob.Phases())
+	}
+	if ap == "" && bp != "" {
+		v.add(InvPhaseKnown, "phase %q was lost", bp)
+	}
+	if st := rec.Effects.Status; rec.Effects.StatusWritten && st != nil && st.State.Phase == "" {
+		v.add(InvPhaseKnown, "a status without a phase was written")
+	}
+
+	tr := rec.Transition
+	if rec.Fired == nil && rec.Skipped == "" {
+		delayed := rec.Registered != nil || rec.DelayDropped
+		if (rec.Delay > 0) != delayed || (delayed && tr != nil) {
+			v.add(InvDelayed, "delay %s, registered %v, dropped %v, ran %v", rec.Delay, rec.Registered != nil, rec.DelayDropped, tr != nil)
+		}
+	}
+	if tr == nil {
+		if !equality.Semantic.DeepEqual(b, a) {
+			v.add(InvNothingRan, "nothing ran (%s) but the status changed: %s", why(rec), statusDiff(b, a))
+		}
+		if len(rec.Effects.Created)+len(rec.Effects.Deleted) > 0 {
+			v.add(InvNothingRan, "nothing ran (%s) but pods were created %v or deleted %v", why(rec), rec.Effects.Created, rec.Effects.Deleted)
+		}
+		return v.err()
+	}
+
+	state := statemachine.StateOf(before)
+	if want := lookup(state, rec.Action); !reflect.DeepEqual(*tr, want) {
+		v.add(InvTable, "%s in state %s: transition %+v, the table says %+v", rec.Action, state, *tr, want)
+	}
+	if rec.Effects.Call != tr.Call {
+		v.add(InvTable, "the transition calls %s, the cluster saw %q", tr.Call, rec.Effects.Call)
+	}
+	if ap != bp && !(bp == "" && ap == vcjob.Pending) && !containsPhase(tr.To, ap) {
+		v.add(InvPhaseTo, "%s in %s moved %q -> %q; the transition leads only to %v", rec.Action, state, bp, ap, tr.To)
+	}
+
+	if bp.IsFinished() {
+		if ap != bp {
+			v.add(InvFinishedStays, "the job was %s and is now %q", bp, ap)
+		}
+		if tr.Call != statemachine.CallKillJob || len(rec.Effects.Created) > 0 {
+			v.add(InvFinishedOnlyKills, "the job is %s but the call was %s creating %v", bp, tr.Call, rec.Effects.Created)
+		}
+	}
+
+	restartable := state == statemachine.StatePending || state == statemachine.StateRunning ||
+		state == statemachine.StateAborting || state == statemachine.StateAborted
+	moved := rec.Effects.StatusWritten && restartable && ap == vcjob.Restarting
+	wantRetry := b.RetryCount
+	if moved {
+		wantRetry++
+	}
+	switch {
+	case a.RetryCount < b.RetryCount:
+		v.add(InvRetryCount, "retryCount went down %d -> %d", b.RetryCount, a.RetryCount)
+	case a.RetryCount != wantRetry:
+		v.add(InvRetryCount, "retryCount %d -> %d, want %d (moved into Restarting from %s: %v)", b.RetryCount, a.RetryCount, wantRetry, state, moved)
+	case a.RetryCount > b.RetryCount && tr.Update != statemachine.UpdateRestart:
+		v.add(InvRetryCount, "retryCount grew under update rule %s", tr.Update)
+	}
+	if max := before.Spec.MaxRetry; max > 0 && a.RetryCount > max {
+		v.add(InvRetryCount, "retryCount %d is above maxRetry %d", a.RetryCount, max)
+	}
+
+	wantVersion := b.Version
+	if tr.Call == statemachine.CallKillJob && rec.Effects.StatusWritten {
+		wantVersion++
+	}
+	if a.Version != wantVersion {
+		v.add(InvVersion, "version %d -> %d, want %d (call %s, status written %v)", b.Version, a.Version, wantVersion, tr.Call, rec.Effects.StatusWritten)
+	}
+	if tr.Call == statemachine.CallKillJob && rec.Err == nil && before.DeletionTimestamp == nil && !rec.Effects.StatusWritten {
+		v.add(InvVersion, "KillJob returned no error but wrote no status")
+	}
+
+	total := before.TotalReplicas()
+	finished := a.Succeeded+a.Failed == total
+	idle := a.Pending == 0 && a.Running == 0 && a.Terminating == 0
+	if ap != bp {
+		switch ap {
+		case vcjob.Failed:
+			switch {
+			case tr.Update == statemachine.UpdateRestarting && a.RetryCount >= before.Spec.MaxRetry:
+			case tr.Update == statemachine.UpdateRunningSync && finished:
+			default:
+				v.add(InvFailedWhy, "Failed from %q under %s with retryCount %d (maxRetry %d), succeeded+failed %d of %d", bp, tr.Update, a.RetryCount, before.Spec.MaxRetry, a.Succeeded+a.Failed, total)
+			}
+		case vcjob.Completed:
+			ms := before.Spec.MinSuccess
+			switch {
+			case tr.Update == statemachine.UpdateRunningSync && (finished || (ms != nil && a.Succeeded >= *ms)):
+			case tr.Update == statemachine.UpdateCompleted && idle:
+			default:
+				v.add(InvCompletedWhy, "Completed from %q under %s: succeeded %d failed %d of %d, minSuccess %v, idle %v", bp, tr.Update, a.Succeeded, a.Failed, total, ms, idle)
+			}
+		case vcjob.Aborted, vcjob.Terminated:
+			if !idle {
+				v.add(InvIdleWhy, "%s with pending %d running %d terminating %d", ap, a.Pending, a.Running, a.Terminating)
+			}
+		}
+	}
+
+	seen := map[string]bool{}
+	if len(rec.Effects.Created) > 0 && tr.Call != statemachine.CallSyncJob {
+		v.add(InvCreatedPods, "%s created pods %v", tr.Call, rec.Effects.Created)
+	}
+	for _, name := range rec.Effects.Created {
+		if seen[name] {
+			v.add(InvCreatedPods, "pod %s created twice", name)
+		}
+		seen[name] = true
+		task, idx, ok := PodTask(before, name)
+		if !ok || idx >= int(task.Replicas) {
+			v.add(InvCreatedPods, "pod %s is not <job>-<task>-<index> for an index below a task's replicas", name)
+		}
+	}
+
+	if tr.Call == statemachine.CallKillTarget {
+		for _, name := range rec.Effects.Deleted {
+			if !nameInTarget(before, name, rec.Target) {
+				v.add(InvTargetedKill, "target %s, but deleted %s", targetString(rec.Target), name)
+			}
+		}
+	}
+	return v.err()
+}
+
+// table is statemachine.Table by state and action, built once: Lookup
+// rebuilds the table on every call, and the checkers run on every step.
+var table = sync.OnceValue(func() map[statemachine.State]map[vcjob.Action]statemachine.Transition {
+	out := map[statemachine.State]map[vcjob.Action]statemachine.Transition{}
+	for _, tr := range statemachine.Table() {
+		if out[tr.State] == nil {
+			out[tr.State] = map[vcjob.Action]statemachine.Transition{}
+		}
+		out[tr.State][tr.Action] = tr
+	}
+	return out
+})
+
+// lookup is statemachine.Lookup on the table built once.
+func lookup(state statemachine.State, action vcjob.Action) statemachine.Transition {
+	rows := table()[state]
+	if tr, ok := rows[action]; ok {
+		return tr
+	}
+	return rows[statemachine.AnyOtherAction]
+}
+
+// CheckEffects checks the pods a step deleted and created against the
+// pods the step's job info held (podsBefore): deleted pods existed and
+// created ones did not; a whole-job kill deletes exactly the pods not
+// already terminating that its retain set does not keep (always soft on the
+// last retry); a targeted kill exactly its target's pods not already
+// terminating (nothing for an unknown or empty partition); a sync deletes
+// only out-of-sync pods and pods beyond the replicas. Exactness is only
+// required of steps without error.
+func CheckEffects(before *vcjob.Job, podsBefore []*corev1.Pod, rec worker.Record) error {
+	if before == nil {
+		return errors.New("rapidgen: CheckEffects needs the job before the step")
+	}
+	var v violations
+	tr := rec.Transition
+	if tr == nil {
+		return nil // CheckStep reports effects of a step that ran nothing
+	}
+	byName := map[string]*corev1.Pod{}
+	for _, p := range podsBefore {
+		byName[p.Name] = p
+	}
+	for _, name := range rec.Effects.Created {
+		if byName[name] != nil {
+			v.add(InvExisting, "created %s, which existed", name)
+		}
+	}
+	deleted := map[string]bool{}
+	for _, name := range rec.Effects.Deleted {
+		deleted[name] = true
+		if byName[name] == nil {
+			v.add(InvExisting, "deleted %s, which did not exist", name)
+		}
+	}
+
+	var want map[string]bool
+	switch tr.Call {
+	case statemachine.CallKillJob:
+		want = map[string]bool{}
+		retain := tr.Retain
+		if before.Status.RetryCount >= before.Spec.MaxRetry-1 {
+			retain = statemachine.RetainSoft
+		}
+		if before.DeletionTimestamp == nil {
+			for _, p := range podsBefore {
+				if p.DeletionTimestamp == nil && !retain.Keeps(p.Status.Phase) {
+					want[p.Name] = true
+				}
+			}
+		}
+	case statemachine.CallKillTarget:
+		want = map[string]bool{}
+		for _, p := range podsBefore {
+			if p.DeletionTimestamp == nil && podInTarget(p, rec.Target) {
+				want[p.Name] = true
+			}
+		}
+		if rec.Target.Level == vcjob.PartitionLevel {
+			task := before.Task(rec.Target.TaskName)
+			if task == nil || task.PartitionPolicy == nil {
+				want = map[string]bool{}
+			}
+		}
+		for name := range deleted {
+			if p := byName[name]; p != nil && !podInTarget(p, rec.Target) {
+				v.add(InvTargetedKill, "target %s, but deleted %s (task %q, partition %q)", targetString(rec.Target), name, p.Annotations[vcjob.TaskSpecKey], p.Labels[vcjob.PartitionIDKey])
+			}
+		}
+	case statemachine.CallSyncJob:
+		for name := range deleted {
+			p := byName[name]
+			if p == nil {
+				continue
+			}
+			task, idx, ok := PodTask(before, name)
+			beyond := !ok || idx >= int(task.Replicas) || p.Annotations[vcjob.TaskSpecKey] != task.Name
+			if p.Annotations[vcjob.PodOutOfSyncKey] != "true" && !beyond {
+				v.add(InvSyncDeletes, "deleted %s, which is in range and in sync", name)
+			}
+		}
+	}
+	if want != nil {
+		for name := range deleted {
+			if !want[name] {
+				v.add(InvKillSet, "%s deleted %s, which it must leave alone (phase %s, terminating %v)", tr.Call, name, phaseOf(byName[name]), terminating(byName[name]))
+			}
+		}
+		if rec.Err == nil {
+			var missing []string
+			for name := range want {
+				if !deleted[name] {
+					missing = append(missing, name)
+				}
+			}
+			sort.Strings(missing)
+			if len(missing) > 0 {
+				v.add(InvKillSet, "%s (retain %q) left %v alive", tr.Call, tr.Retain, missing)
+			}
+		}
+	}
+	return v.err()
+}
+
+// CheckPod checks a pod the controller created for job (the job as it was
+// before the step that created it): name, namespace, owner, and SPEC §7's
+// labels and annotations, with job-version and job-retry-count from the
+// job's status.
+func CheckPod(job *vcjob.Job, pod *corev1.Pod) error {
+	var v violations
+	task, idx, ok := PodTask(job, pod.Name)
+	if !ok || pod.Annotations[vcjob.TaskSpecKey] != task.Name {
+		v.add(InvPodMetadata, "pod %s is not <job>-<task>-<index> of a task of %s", pod.Name, job.Name)
+		return v.err()
+	}
+	wantAnn := map[string]string{
+		vcjob.TaskSpecKey:      task.Name,
+		vcjob.TaskIndexKey:     strconv.Itoa(idx),
+		vcjob.JobNameKey:       job.Name,
+		vcjob.PodGroupNameKey:  podgroup.Name(job),
+		vcjob.QueueNameKey:     job.Spec.Queue,
+		vcjob.JobVersionKey:    strconv.Itoa(int(job.Status.Version)),
+		vcjob.JobRetryCountKey: strconv.Itoa(int(job.Status.RetryCount)),
+		vcjob.TemplateUIDKey:   job.Name + "-" + task.Name,
+	}
+	wantLab := map[string]string{
+		vcjob.TaskSpecKey:     task.Name,
+		vcjob.TaskIndexKey:    strconv.Itoa(idx),
+		vcjob.JobNameKey:      job.Name,
+		vcjob.JobNamespaceKey: job.Namespace,
+		vcjob.QueueNameKey:    job.Spec.Queue,
+	}
+	for k, val := range task.Template.Labels {
+		if _, ours := wantLab[k]; !ours {
+			wantLab[k] = val
+		}
+	}
+	if pp := task.PartitionPolicy; pp != nil && pp.PartitionSize > 0 {
+		wantLab[vcjob.PartitionIDKey] = strconv.Itoa(idx / int(pp.PartitionSize))
+	} else if id, ok := pod.Labels[vcjob.PartitionIDKey]; ok && pp == nil {
+		v.add(InvPodMetadata, "pod %s of an unpartitioned task has partition-id %q", pod.Name, id)
+	}
+	for _, k := range sortedKeys(wantAnn) {
+		if got, ok := pod.Annotations[k]; !ok || got != wantAnn[k] {
+			v.add(InvPodMetadata, "pod %s annotation %s = %q (present %v), want %q", pod.Name, k, got, ok, wantAnn[k])
+		}
+	}
+	for _, k := range sortedKeys(wantLab) {
+		if got, ok := pod.Labels[k]; !ok || got != wantLab[k] {
+			v.add(InvPodMetadata, "pod %s label %s = %q (present %v), want %q", pod.Name, k, got, ok, wantLab[k])
+		}
+	}
+	if pod.Namespace != job.Namespace {
+		v.add(InvPodMetadata, "pod %s in namespace %q, job in %q", pod.Name, pod.Namespace, job.Namespace)
+	}
+	if len(pod.OwnerReferences) != 1 || pod.OwnerReferences[0].UID != job.UID || pod.OwnerReferences[0].Controller == nil || !*pod.OwnerReferences[0].Controller {
+		v.add(InvPodMetadata, "pod %s owners %v: want the job as its only, controlling owner", pod.Name, pod.OwnerReferences)
+	}
+	return v.err()
+}
+
+// PodTask finds the task and index of a pod named <job>-<task>-<index>;
+// ok is false when name is not such a name for one of job's tasks.
+func PodTask(job *vcjob.Job, name string) (task *vcjob.TaskSpec, index int, ok bool) {
+	for i := range job.Spec.Tasks {
+		t := &job.Spec.Tasks[i]
+		prefix := job.Name + "-" + t.Name + "-"
+		if !strings.HasPrefix(name, prefix) {
+			continue
+		}
+		rest := name[len(prefix):]
+		n, err := strconv.Atoi(rest)
+		if err != nil || n < 0 || strconv.Itoa(n) != rest {
+			continue
+		}
+		return t, n, true
+	}
+	return nil, 0, false
+}
+
+// nameInTarget judges a pod by its name alone: its task from the name, its
+// partition from its index (as the controller labels the pods it creates).
+func nameInTarget(job *vcjob.Job, name string, target vcjob.Target) bool {
+	task, idx, ok := PodTask(job, name)
+	if !ok || task.Name != target.TaskName {
+		return false
+	}
+	switch target.Level {
+	case vcjob.TaskLevel:
+		return true
+	case vcjob.PodLevel:
+		return name == target.PodName
+	case vcjob.PartitionLevel:
+		pp := task.PartitionPolicy
+		return pp != nil && target.PartitionID != "" && strconv.Itoa(idx/int(max(pp.PartitionSize, 1))) == target.PartitionID
+	}
+	return false
+}
+
+// podInTarget judges a pod as the targeted kill does: by its task-spec
+// annotation, its name, or its partition-id label.
+func podInTarget(p *corev1.Pod, target vcjob.Target) bool {
+	if p.Annotations[vcjob.TaskSpecKey] != target.TaskName {
+		return false
+	}
+	switch target.Level {
+	case vcjob.TaskLevel:
+		return true
+	case vcjob.PodLevel:
+		return p.Name == target.PodName
+	case vcjob.PartitionLevel:
+		id, ok := p.Labels[vcjob.PartitionIDKey]
+		return ok && target.PartitionID != "" && id == target.PartitionID
+	}
+	return false
+}
+
+func targetString(t vcjob.Target) string {
+	s := t.Level.String()
+	if t.TaskName != "" {
+		s += " task=" + t.TaskName
+	}
+	if t.PodName != "" {
+		s += " pod=" + t.PodName
+	}
+	if t.PartitionID != "" {
+		s += " partition=" + t.PartitionID
+	}
+	return s
+}
+
+func why(rec worker.Record) string {
+	switch {
+	case rec.Skipped != "":
+		return "skipped: " + rec.Skipped
+	case rec.Registered != nil:
+		return "delayed " + rec.Delay.String()
+	case rec.DelayDropped:
+		return "delay dropped"
+	}
+	return "no transition"
+}
+
+func statusDiff(a, b *vcjob.JobStatus) string {
+	return fmt.Sprintf("phase %q->%q retry %d->%d version %d->%d", a.State.Phase, b.State.Phase, a.RetryCount, b.RetryCount, a.Version, b.Version)
+}
+
+func containsPhase(ps []vcjob.JobPhase, p vcjob.JobPhase) bool {
+	for _, q := range ps {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+func phaseOf(p *corev1.Pod) corev1.PodPhase {
+	if p == nil {
+		return ""
+	}
+	return p.Status.Phase
+}
+
+func terminating(p *corev1.Pod) bool { return p != nil && p.DeletionTimestamp != nil }
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
