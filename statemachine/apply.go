@@ -36,7 +36,11 @@ type Applier interface {
 	// DeletePod marks the pod out-of-sync (the volcano.sh/controller-out-of-sync
 	// annotation), then deletes it; NotFound counts as success.
 	DeletePod(pod *corev1.Pod) error
-	// UpdateStatus writes the job's status (the status subresource).
+	// UpdateStatus writes the job's status (the status subresource). One
+	// SyncJob may write twice (a new job's Pending status, then its
+	// counts), so an implementation must leave job holding what the server
+	// returned (its resourceVersion and status): the second write then
+	// carries the current version instead of failing with a conflict.
 	UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error
 }
 

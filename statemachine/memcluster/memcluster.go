@@ -450,6 +450,11 @@ func (c *Cluster) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 		}
 	}
 	c.writeStatus(job, status)
+	// As a real API server's answer would: the caller's job now holds what
+	// was written, so a second write in the same call is current.
+	stored := c.jobs[key(job.Namespace, job.Name)]
+	job.ResourceVersion = stored.ResourceVersion
+	job.Status = *stored.Status.DeepCopy()
 	return nil
 }
 
