@@ -41,6 +41,8 @@ type Applier interface {
 	// counts), so an implementation must leave job holding what the server
 	// returned (its resourceVersion and status): the second write then
 	// carries the current version instead of failing with a conflict.
+	// Applied hands it a copy of the job's top level: assign the fields,
+	// do not change the maps and slices they share with the caller's job.
 	UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error
 }
 
@@ -89,7 +91,9 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 	if plan.Noop {
 		return nil
 	}
-	job := ji.Job
+	// The call's own copy of the job: UpdateStatus updates it, and the
+	// caller's snapshot stays as it was.
+	job := shallowCopy(ji.Job)
 	if plan.InitStatus != nil {
 		if err := a.write(job, plan.InitStatus); err != nil {
 			return err
@@ -165,7 +169,7 @@ func (a *Applied) kill(ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFun
 	if err := a.Applier.ApplyObjects(plan.Objects); err != nil {
 		return fmt.Errorf("apply plugin objects: %w", err)
 	}
-	if err := a.write(ji.Job, &out.Status); err != nil {
+	if err := a.write(shallowCopy(ji.Job), &out.Status); err != nil {
 		return err
 	}
 	if out.DeletePodGroup {
@@ -200,6 +204,13 @@ func (a *Applied) deleteAll(pods []*corev1.Pod, failed map[string]error) {
 		}
 		a.Last.Deleted = append(a.Last.Deleted, pod.Name)
 	}
+}
+
+// shallowCopy copies the job's top level, enough for UpdateStatus to set
+// its resourceVersion and status without touching the caller's job.
+func shallowCopy(job *vcjob.Job) *vcjob.Job {
+	c := *job
+	return &c
 }
 
 func (a *Applied) write(job *vcjob.Job, status *vcjob.JobStatus) error {
