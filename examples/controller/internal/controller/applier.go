@@ -1,0 +1,350 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/plugins"
+	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/statemachine"
+)
+
+// FieldManager is the name the controller's writes are recorded under.
+const FieldManager = "vcjob-controller"
+
+// PodGroupGetter reads one PodGroup from the informer's store; found is
+// false when there is none of that name.
+type PodGroupGetter func(namespace, name string) (pg *podgroup.PodGroup, found bool, err error)
+
+// Applier implements statemachine.Applier with client-go: the typed
+// clientset for pods, claims and the plugins' objects, the dynamic client
+// for Jobs and PodGroups, and the PodGroup informer's store for reads. It
+// holds no state of its own, so one Applier serves every worker.
+type Applier struct {
+	Kube    kubernetes.Interface
+	Dynamic dynamic.Interface
+	// PodGroups reads PodGroups from the informer's store.
+	PodGroups PodGroupGetter
+	// StatusWritten, when set, is handed the job as the API server returned
+	// it after each status write; the controller caches it, so the next
+	// step does not decide on (and write with) the stale resourceVersion.
+	StatusWritten func(*vcjob.Job)
+	// DeleteFailed, when set, is told of each pod whose delete failed; the
+	// controller retries it on its own with backoff.
+	DeleteFailed func(*corev1.Pod, error)
+	Metrics      *Metrics
+	// Timeout bounds each API call (30 s when zero).
+	Timeout time.Duration
+}
+
+var _ statemachine.Applier = (*Applier)(nil)
+
+func (a *Applier) ctx() (context.Context, context.CancelFunc) {
+	t := a.Timeout
+	if t == 0 {
+		t = 30 * time.Second
+	}
+	// Not the controller's context: a call under way when the controller
+	// is asked to stop is let finish, so the step it belongs to either
+	// happened or failed as a whole as far as the API server knows.
+	return context.WithTimeout(context.Background(), t)
+}
+
+// PodGroupState implements statemachine.Applier: the job's PodGroup (new
+// name, then the legacy one) as the informer sees it.
+func (a *Applier) PodGroupState(job *vcjob.Job) (statemachine.PodGroupState, error) {
+	pg, found, err := a.findPodGroup(job)
+	if err != nil || !found {
+		return statemachine.PodGroupState{}, err
+	}
+	return statemachine.PodGroupState{Exists: true, Phase: pg.Status.Phase}, nil
+}
+
+func (a *Applier) findPodGroup(job *vcjob.Job) (*podgroup.PodGroup, bool, error) {
+	return podgroup.Find(job, func(name string) (*podgroup.PodGroup, bool, error) {
+		return a.PodGroups(job.Namespace, name)
+	})
+}
+
+// ApplyPodGroup implements statemachine.Applier: create the PodGroup when
+// the job has none, else write podgroup.Update's changes. The write starts
+// from the live object, so fields this controller does not know (status
+// conditions, newer spec fields) survive, and carries its resourceVersion
+// (a conflict fails the step, which is requeued).
+func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
+	job := &vcjob.Job{ObjectMeta: metav1.ObjectMeta{Namespace: desired.Namespace, Name: desired.Name}}
+	if o := metav1.GetControllerOf(desired); o != nil {
+		job.Name, job.UID = o.Name, o.UID
+	}
+	existing, found, err := a.findPodGroup(job)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	client := a.Dynamic.Resource(PodGroupsResource).Namespace(desired.Namespace)
+	if !found {
+		u, err := toUnstructured(desired, podgroup.GroupVersionKind())
+		if err != nil {
+			return err
+		}
+		unstructured.RemoveNestedField(u.Object, "status")
+		_, err = client.Create(ctx, u, metav1.CreateOptions{FieldManager: FieldManager})
+		if apierrors.IsAlreadyExists(err) {
+			// The informer has not seen it yet; the next sync updates it.
+			return nil
+		}
+		return err
+	}
+	next, changed := podgroup.Update(*existing, *desired)
+	if !changed {
+		return nil
+	}
+	live, err := client.Get(ctx, existing.Name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	spec, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&next.Spec)
+	if err != nil {
+		return err
+	}
+	for _, f := range []string{"priorityClassName", "minMember", "minResources", "minTaskMember", "subGroupPolicy"} {
+		if v, ok := spec[f]; ok {
+			if err := unstructured.SetNestedField(live.Object, v, "spec", f); err != nil {
+				return err
+			}
+		} else {
+			unstructured.RemoveNestedField(live.Object, "spec", f)
+		}
+	}
+	_, err = client.Update(ctx, live, metav1.UpdateOptions{FieldManager: FieldManager})
+	return err
+}
+
+// DeletePodGroup implements statemachine.Applier; NotFound reports false.
+func (a *Applier) DeletePodGroup(job *vcjob.Job) (bool, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	err := a.Dynamic.Resource(PodGroupsResource).Namespace(job.Namespace).Delete(ctx, podgroup.Name(job), metav1.DeleteOptions{})
+	switch {
+	case apierrors.IsNotFound(err):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return true, nil
+}
+
+// ApplyObjects implements statemachine.Applier. Services, ConfigMaps and
+// NetworkPolicies are server-side applied (create or update in one call,
+// a no-op when nothing changed, defaults the API server fills in are not
+// fought over). A Secret (the ssh plugin's key pair) is only created: an
+// existing one is kept, so pods already running never see their keys
+// rotated under them. Deletes treat NotFound as done.
+func (a *Applier) ApplyObjects(objs plugins.Objects) error {
+	for _, o := range objs.Apply {
+		if err := a.applyObject(o); err != nil {
+			return err
+		}
+	}
+	for _, r := range objs.Delete {
+		if err := a.deleteObject(r); err != nil {
+			return fmt.Errorf("delete %s: %w", r, err)
+		}
+	}
+	return nil
+}
+
+func (a *Applier) applyObject(obj runtime.Object) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	if s, ok := obj.(*corev1.Secret); ok {
+		_, err := a.Kube.CoreV1().Secrets(s.Namespace).Create(ctx, s, metav1.CreateOptions{FieldManager: FieldManager})
+		if err != nil && !apierrors.IsAlreadyExists(err) {
+			return fmt.Errorf("create secret %s/%s: %w", s.Namespace, s.Name, err)
+		}
+		return nil
+	}
+	u, err := toUnstructured(obj, obj.GetObjectKind().GroupVersionKind())
+	if err != nil {
+		return err
+	}
+	unstructured.RemoveNestedField(u.Object, "status")
+	data, err := json.Marshal(u.Object)
+	if err != nil {
+		return err
+	}
+	force := true
+	opts := metav1.PatchOptions{FieldManager: FieldManager, Force: &force}
+	ns, name := u.GetNamespace(), u.GetName()
+	switch obj.(type) {
+	case *corev1.Service:
+		_, err = a.Kube.CoreV1().Services(ns).Patch(ctx, name, types.ApplyPatchType, data, opts)
+	case *corev1.ConfigMap:
+		_, err = a.Kube.CoreV1().ConfigMaps(ns).Patch(ctx, name, types.ApplyPatchType, data, opts)
+	case *networkingv1.NetworkPolicy:
+		_, err = a.Kube.NetworkingV1().NetworkPolicies(ns).Patch(ctx, name, types.ApplyPatchType, data, opts)
+	default:
+		return fmt.Errorf("apply %T %s/%s: kind not supported", obj, ns, name)
+	}
+	if err != nil {
+		return fmt.Errorf("apply %s %s/%s: %w", u.GetKind(), ns, name, err)
+	}
+	return nil
+}
+
+func (a *Applier) deleteObject(r plugins.ObjectRef) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	var err error
+	switch r.Kind {
+	case "Service":
+		err = a.Kube.CoreV1().Services(r.Namespace).Delete(ctx, r.Name, metav1.DeleteOptions{})
+	case "ConfigMap":
+		err = a.Kube.CoreV1().ConfigMaps(r.Namespace).Delete(ctx, r.Name, metav1.DeleteOptions{})
+	case "Secret":
+		err = a.Kube.CoreV1().Secrets(r.Namespace).Delete(ctx, r.Name, metav1.DeleteOptions{})
+	case "NetworkPolicy":
+		err = a.Kube.NetworkingV1().NetworkPolicies(r.Namespace).Delete(ctx, r.Name, metav1.DeleteOptions{})
+	default:
+		return errors.New("kind not supported")
+	}
+	if apierrors.IsNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// EnsureClaim implements statemachine.Applier: a missing claim with a spec
+// is created, owned by the job; a missing claim without one is an error
+// (the job waits for it).
+func (a *Applier) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	pvcs := a.Kube.CoreV1().PersistentVolumeClaims(job.Namespace)
+	_, err := pvcs.Get(ctx, claim.Name, metav1.GetOptions{})
+	if err == nil || !apierrors.IsNotFound(err) {
+		return err
+	}
+	if claim.Spec == nil {
+		return fmt.Errorf("pvc %s/%s not found; the job waits until it exists", job.Namespace, claim.Name)
+	}
+	pvc := &corev1.PersistentVolumeClaim{
+		ObjectMeta: metav1.ObjectMeta{Namespace: job.Namespace, Name: claim.Name,
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(job, jobGVK)}},
+		Spec: *claim.Spec.DeepCopy(),
+	}
+	_, err = pvcs.Create(ctx, pvc, metav1.CreateOptions{FieldManager: FieldManager})
+	if apierrors.IsAlreadyExists(err) {
+		return nil
+	}
+	return err
+}
+
+// CreatePod implements statemachine.Applier; AlreadyExists is success (the
+// informer had not shown the pod yet).
+func (a *Applier) CreatePod(pod *corev1.Pod) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	_, err := a.Kube.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: FieldManager})
+	switch {
+	case apierrors.IsAlreadyExists(err):
+		return nil
+	case err != nil:
+		return err
+	}
+	a.Metrics.Inc(MetricPodsCreated)
+	return nil
+}
+
+// outOfSyncPatch marks a pod as one the controller is getting rid of.
+var outOfSyncPatch = []byte(`{"metadata":{"annotations":{"` + vcjob.PodOutOfSyncKey + `":"true"}}}`)
+
+// DeletePod implements statemachine.Applier: mark the pod out-of-sync,
+// then delete it. NotFound is success; so is a delete refused because the
+// pod of that name has another UID (the pod meant is gone). A failed
+// delete is also handed to DeleteFailed for retrying with backoff.
+func (a *Applier) DeletePod(pod *corev1.Pod) error {
+	err := a.deletePod(pod)
+	if err != nil && a.DeleteFailed != nil {
+		a.DeleteFailed(pod, err)
+	}
+	return err
+}
+
+func (a *Applier) deletePod(pod *corev1.Pod) error {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	pods := a.Kube.CoreV1().Pods(pod.Namespace)
+	if pod.Annotations[vcjob.PodOutOfSyncKey] != "true" {
+		_, err := pods.Patch(ctx, pod.Name, types.MergePatchType, outOfSyncPatch, metav1.PatchOptions{FieldManager: FieldManager})
+		if apierrors.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("mark pod %s out of sync: %w", pod.Name, err)
+		}
+	}
+	opts := metav1.DeleteOptions{}
+	if pod.UID != "" {
+		opts.Preconditions = &metav1.Preconditions{UID: &pod.UID}
+	}
+	err := pods.Delete(ctx, pod.Name, opts)
+	if apierrors.IsNotFound(err) || apierrors.IsConflict(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	a.Metrics.Inc(MetricPodsDeleted)
+	return nil
+}
+
+// UpdateStatus implements statemachine.Applier: the status subresource,
+// with the job's resourceVersion, so a concurrent change fails the write
+// with a Conflict (the step fails and its request is requeued).
+//
+// On success the job handed in takes the new resourceVersion and status:
+// SyncJob writes twice with the same job (the initial Pending status, then
+// the counts), and the second write must not conflict with the first.
+func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+	next := job.DeepCopy()
+	next.Status = *status.DeepCopy()
+	u, err := toUnstructured(next, jobGVK)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	out, err := a.Dynamic.Resource(JobsResource).Namespace(job.Namespace).UpdateStatus(ctx, u, metav1.UpdateOptions{FieldManager: FieldManager})
+	if err != nil {
+		return err
+	}
+	a.Metrics.Inc(MetricStatusWrites)
+	job.ResourceVersion = out.GetResourceVersion()
+	job.Status = *status.DeepCopy()
+	if a.StatusWritten != nil {
+		written, err := JobFromUnstructured(out)
+		if err != nil {
+			klog.ErrorS(err, "Cannot read back the job written", "job", klog.KObj(job))
+			return nil
+		}
+		a.StatusWritten(written)
+	}
+	return nil
+}

@@ -1,0 +1,684 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/plugins"
+	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/statemachine"
+)
+
+const jobYAML = `apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: demo
+  namespace: ns
+spec:
+  minAvailable: 2
+  maxRetry: 2
+  policies:
+  - event: PodPending
+    action: AbortJob
+    timeout: 50ms
+  tasks:
+  - name: worker
+    replicas: 2
+    template:
+      spec:
+        containers:
+        - name: c
+          image: busybox
+`
+
+func newJob(t *testing.T, phase vcjob.JobPhase) *vcjob.Job {
+	t.Helper()
+	job, err := vcjob.DecodeJob([]byte(jobYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vcjob.SetDefaults(job)
+	job.UID, job.ResourceVersion = "job-uid", "1"
+	job.Status.State.Phase = phase
+	if phase != "" {
+		job.Status.MinAvailable = job.Spec.MinAvailable
+	}
+	return job
+}
+
+// fixture is a controller on client-go's fake clientset and fake dynamic
+// client. Its informers are never started: tests put what the informers
+// would have delivered into the cache and the PodGroup store themselves,
+// and drive the workers' queues by hand.
+type fixture struct {
+	t    *testing.T
+	kube *fake.Clientset
+	dyn  *dynamicfake.FakeDynamicClient
+	c    *Controller
+
+	mu           sync.Mutex
+	statusWrites []*unstructured.Unstructured
+}
+
+func newFixture(t *testing.T, job *vcjob.Job) *fixture {
+	t.Helper()
+	f := &fixture{t: t, kube: fake.NewClientset()}
+	f.dyn = dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
+		JobsResource: "JobList", PodGroupsResource: "PodGroupList", CommandsResource: "CommandList",
+	})
+	fast := func() workqueue.TypedRateLimiter[item] {
+		return workqueue.NewTypedItemExponentialFailureRateLimiter[item](time.Millisecond, 10*time.Millisecond)
+	}
+	c, err := New(Config{Kube: f.kube, Dynamic: f.dyn, Workers: 1, MaxRequeue: 2, RateLimiter: fast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c = c
+	if job != nil {
+		u, err := toUnstructured(job, jobGVK)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.dyn.Tracker().Add(u); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.jobs.OnJobAdd(job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.checkResourceVersions()
+	return f
+}
+
+// checkResourceVersions makes the fake's job status writes behave like the
+// API server's: a write carrying another resourceVersion than the stored
+// one is a Conflict, and each write moves the version on.
+func (f *fixture) checkResourceVersions() {
+	f.dyn.PrependReactor("update", "jobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		ua := a.(k8stesting.UpdateAction)
+		if ua.GetSubresource() != "status" {
+			return false, nil, nil
+		}
+		u := ua.GetObject().(*unstructured.Unstructured).DeepCopy()
+		cur, err := f.dyn.Tracker().Get(JobsResource, u.GetNamespace(), u.GetName())
+		if err != nil {
+			return true, nil, err
+		}
+		rv := cur.(metav1.Object).GetResourceVersion()
+		if u.GetResourceVersion() != rv {
+			return true, nil, apierrors.NewConflict(JobsResource.GroupResource(), u.GetName(), errors.New("the object has been modified"))
+		}
+		n, _ := strconv.Atoi(rv)
+		u.SetResourceVersion(strconv.Itoa(n + 1))
+		if err := f.dyn.Tracker().Update(JobsResource, u, u.GetNamespace()); err != nil {
+			return true, nil, err
+		}
+		f.mu.Lock()
+		f.statusWrites = append(f.statusWrites, u.DeepCopy())
+		f.mu.Unlock()
+		return true, u, nil
+	})
+}
+
+func (f *fixture) writes() []*unstructured.Unstructured {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*unstructured.Unstructured(nil), f.statusWrites...)
+}
+
+func (f *fixture) storedJob() *vcjob.Job {
+	f.t.Helper()
+	obj, err := f.dyn.Tracker().Get(JobsResource, "ns", "demo")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	job, err := JobFromUnstructured(obj.(*unstructured.Unstructured))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return job
+}
+
+// putPodGroup stores the job's PodGroup as the informer would hold it.
+func (f *fixture) putPodGroup(job *vcjob.Job, phase podgroup.Phase) {
+	f.t.Helper()
+	pg := podgroup.Desired(job, nil)
+	pg.Status.Phase = phase
+	if err := f.c.pgStore.Add(&pg); err != nil {
+		f.t.Fatal(err)
+	}
+	u, err := toUnstructured(&pg, podgroup.GroupVersionKind())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if err := f.dyn.Tracker().Add(u); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// putPod creates a pod of the job in the API and in the cache.
+func (f *fixture) putPod(job *vcjob.Job, index int, phase corev1.PodPhase) *corev1.Pod {
+	f.t.Helper()
+	pod := statemachine.RenderPod(job, &job.Spec.Tasks[0], index)
+	pod.UID = types.UID("pod-uid-" + strconv.Itoa(index))
+	pod.ResourceVersion = "1"
+	pod.Status.Phase = phase
+	if _, err := f.kube.CoreV1().Pods(pod.Namespace).Create(context.Background(), pod, metav1.CreateOptions{}); err != nil {
+		f.t.Fatal(err)
+	}
+	f.c.jobs.OnPodAdd(pod)
+	return pod
+}
+
+// drain processes what the worker's queue holds, waiting up to d for
+// rate-limited requeues to come back.
+func (f *fixture) drain(d time.Duration) {
+	s := f.c.shards[0]
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if s.queue.Len() == 0 {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		it, _ := s.queue.Get()
+		s.handle(it)
+		s.queue.Done(it)
+	}
+}
+
+func request(event vcjob.Event) vcjob.Request {
+	return vcjob.Request{Namespace: "ns", JobName: "demo", JobUID: "job-uid", Event: event}
+}
+
+func TestCreatePodAlreadyExistsCountsAsCreated(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseInqueue)
+	// The pod exists in the API server, but the informer has not shown it.
+	existing := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
+	if _, err := f.kube.CoreV1().Pods("ns").Create(context.Background(), existing, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	rec := f.c.shards[0].step.Process(request(vcjob.OutOfSyncEvent), time.Now())
+	if rec.Err != nil {
+		t.Fatalf("step failed: %v", rec.Err)
+	}
+	if got := strings.Join(rec.Effects.Created, ","); got != "demo-worker-0,demo-worker-1" {
+		t.Errorf("created %q, want both pods (AlreadyExists is success)", got)
+	}
+	if got := f.c.metrics.Get(MetricPodsCreated); got != 1 {
+		t.Errorf("pods actually created = %v, want 1", got)
+	}
+	if st := f.storedJob().Status; st.Pending != 2 {
+		t.Errorf("status pending = %d, want 2 (the existing pod counts as created)", st.Pending)
+	}
+}
+
+func TestCreatePodErrorFailsStepWithoutStatusWrite(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseInqueue)
+	f.kube.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewInternalError(errors.New("etcd is down"))
+	})
+	rec := f.c.shards[0].step.Process(request(vcjob.OutOfSyncEvent), time.Now())
+	if rec.Err == nil || !strings.Contains(rec.Err.Error(), "etcd is down") {
+		t.Fatalf("step error = %v, want the create failure", rec.Err)
+	}
+	if n := len(f.writes()); n != 0 {
+		t.Errorf("%d status writes, want none after a failed create", n)
+	}
+}
+
+// SyncJob of a job without a phase writes twice with the same job: the
+// initial Pending status, then the counts. The Applier hands the first
+// write's resourceVersion on, so the second does not conflict.
+func TestUpdateStatusTwiceInOneSync(t *testing.T) {
+	job := newJob(t, "")
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseInqueue)
+
+	rec := f.c.shards[0].step.Process(request(vcjob.OutOfSyncEvent), time.Now())
+	if rec.Err != nil {
+		t.Fatalf("step failed: %v", rec.Err)
+	}
+	w := f.writes()
+	if len(w) != 2 {
+		t.Fatalf("%d status writes, want 2", len(w))
+	}
+	if rv := w[1].GetResourceVersion(); rv != "3" {
+		t.Errorf("final resourceVersion %s, want 3", rv)
+	}
+	// The cache took the written job, so the next step starts from it.
+	ji, err := f.c.jobs.Get("ns/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ji.Job.ResourceVersion != "3" || ji.Job.Status.Pending != 2 {
+		t.Errorf("cached job rv=%s pending=%d, want rv 3 and 2 pending", ji.Job.ResourceVersion, ji.Job.Status.Pending)
+	}
+}
+
+// A status write that conflicts fails the step; the request is requeued
+// with rate limiting until worker.Requeue says stop (MaxRequeue 2), then
+// the job is terminated (worker.GiveUp) and the request dropped.
+func TestStatusConflictIsRequeuedThenTerminates(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	f.putPod(job, 0, corev1.PodRunning)
+	f.putPod(job, 1, corev1.PodRunning)
+	var conflicts atomic.Int32
+	f.dyn.PrependReactor("update", "jobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		u := a.(k8stesting.UpdateAction).GetObject().(*unstructured.Unstructured)
+		phase, _, _ := unstructured.NestedString(u.Object, "status", "state", "phase")
+		if phase == string(vcjob.Terminating) {
+			return false, nil, nil // let the give-up's TerminateJob through
+		}
+		conflicts.Add(1)
+		return true, nil, apierrors.NewConflict(JobsResource.GroupResource(), u.GetName(), errors.New("the object has been modified"))
+	})
+	// A running job whose status differs from the counts: the sync writes.
+	f.c.enqueue(request(vcjob.OutOfSyncEvent))
+	f.drain(300 * time.Millisecond)
+
+	if got := conflicts.Load(); got != 3 {
+		t.Errorf("%d conflicting writes, want 3 (the first try and 2 requeues)", got)
+	}
+	if got := f.c.metrics.Get(MetricRequeues); got != 2 {
+		t.Errorf("requeues = %v, want 2", got)
+	}
+	if got := f.c.metrics.Get(MetricGiveUps); got != 1 {
+		t.Errorf("give-ups = %v, want 1", got)
+	}
+	if phase := f.storedJob().Status.State.Phase; phase != vcjob.Terminating {
+		t.Errorf("job phase %q, want Terminating after giving up", phase)
+	}
+	if n := f.c.shards[0].queue.Len(); n != 0 {
+		t.Errorf("queue holds %d items, want the request dropped", n)
+	}
+}
+
+func TestDeletePodMarksOutOfSyncThenDeletesWithUID(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	pod := f.putPod(job, 0, corev1.PodRunning)
+	f.kube.ClearActions()
+
+	if err := f.c.applier.DeletePod(pod); err != nil {
+		t.Fatal(err)
+	}
+	acts := f.kube.Actions()
+	if len(acts) != 2 || acts[0].GetVerb() != "patch" || acts[1].GetVerb() != "delete" {
+		t.Fatalf("actions %v, want patch then delete", acts)
+	}
+	if p := string(acts[0].(k8stesting.PatchAction).GetPatch()); !strings.Contains(p, vcjob.PodOutOfSyncKey) {
+		t.Errorf("patch %s does not mark the pod out of sync", p)
+	}
+	if pre := acts[1].(k8stesting.DeleteAction).GetDeleteOptions().Preconditions; pre == nil || pre.UID == nil || *pre.UID != pod.UID {
+		t.Errorf("delete preconditions %+v, want the pod's UID", pre)
+	}
+	// Gone already: NotFound is success.
+	if err := f.c.applier.DeletePod(pod); err != nil {
+		t.Errorf("deleting a missing pod: %v, want nil", err)
+	}
+}
+
+// A failed delete fails the call and is retried on its own with
+// worker.DeleteBackoff until it succeeds.
+func TestDeletePodFailureIsRetriedWithBackoff(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	pod := f.putPod(job, 0, corev1.PodRunning)
+	var deletes atomic.Int32
+	f.kube.PrependReactor("delete", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if deletes.Add(1) <= 2 {
+			return true, nil, apierrors.NewServiceUnavailable("try later")
+		}
+		return false, nil, nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.c.retrier.run(ctx)
+
+	if err := f.c.applier.DeletePod(pod); err == nil {
+		t.Fatal("DeletePod succeeded, want the delete's error")
+	}
+	waitFor(t, 2*time.Second, func() bool {
+		_, err := f.kube.CoreV1().Pods("ns").Get(ctx, pod.Name, metav1.GetOptions{})
+		return apierrors.IsNotFound(err)
+	})
+	if got := deletes.Load(); got != 3 {
+		t.Errorf("%d delete calls, want 3 (the failed one, a failed retry, the retry that worked)", got)
+	}
+	if got := f.c.metrics.Get(MetricDeleteRetries, "outcome", "deleted"); got != 1 {
+		t.Errorf("retries that deleted = %v, want 1", got)
+	}
+	if f.c.retrier.Pending() != 0 {
+		t.Error("retrier still tracks the pod")
+	}
+}
+
+// A kill whose pod delete fails writes no status and fails the step: the
+// request is requeued.
+func TestKillWithFailingDeleteIsRequeued(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	f.putPod(job, 0, corev1.PodRunning)
+	f.putPod(job, 1, corev1.PodRunning)
+	f.kube.PrependReactor("delete", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.(k8stesting.DeleteAction).GetName() == "demo-worker-1" {
+			return true, nil, apierrors.NewInternalError(errors.New("boom"))
+		}
+		return false, nil, nil
+	})
+	req := vcjob.Request{Namespace: "ns", JobName: "demo", Event: vcjob.CommandIssuedEvent, Action: vcjob.AbortJobAction}
+	s := f.c.shards[0]
+	s.handle(item{Req: req})
+	if n := len(f.writes()); n != 0 {
+		t.Errorf("%d status writes, want none", n)
+	}
+	if got := s.queue.NumRequeues(item{Req: req}); got != 1 {
+		t.Errorf("requeues = %d, want 1", got)
+	}
+	if f.c.retrier.Pending() != 1 {
+		t.Errorf("retrier tracks %d pods, want the one whose delete failed", f.c.retrier.Pending())
+	}
+}
+
+func TestApplyPodGroupCreatesThenUpdatesKeepingUnknownFields(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, job)
+	a := f.c.applier
+	desired := podgroup.Desired(job, nil)
+	if err := a.ApplyPodGroup(&desired); err != nil {
+		t.Fatal(err)
+	}
+	live, err := f.dyn.Resource(PodGroupsResource).Namespace("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("podgroup not created: %v", err)
+	}
+	if mm, _, _ := unstructured.NestedInt64(live.Object, "spec", "minMember"); mm != 2 {
+		t.Errorf("minMember %d, want 2", mm)
+	}
+	// The scheduler's status and a spec field this controller does not know.
+	_ = unstructured.SetNestedField(live.Object, "Running", "status", "phase")
+	_ = unstructured.SetNestedSlice(live.Object, []any{map[string]any{"type": "Scheduled"}}, "status", "conditions")
+	_ = unstructured.SetNestedField(live.Object, "gold", "spec", "futureField")
+	if err := f.dyn.Tracker().Update(PodGroupsResource, live, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	pg, _ := PodGroupFromUnstructured(live)
+	if err := f.c.pgStore.Add(pg); err != nil {
+		t.Fatal(err)
+	}
+
+	job.Spec.MinAvailable = 1
+	desired = podgroup.Desired(job, nil)
+	if err := a.ApplyPodGroup(&desired); err != nil {
+		t.Fatal(err)
+	}
+	live, _ = f.dyn.Resource(PodGroupsResource).Namespace("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
+	if mm, _, _ := unstructured.NestedInt64(live.Object, "spec", "minMember"); mm != 1 {
+		t.Errorf("minMember %d, want 1 after the update", mm)
+	}
+	if v, _, _ := unstructured.NestedString(live.Object, "spec", "futureField"); v != "gold" {
+		t.Error("the update dropped a spec field the controller does not know")
+	}
+	if c, _, _ := unstructured.NestedSlice(live.Object, "status", "conditions"); len(c) != 1 {
+		t.Error("the update dropped the status conditions")
+	}
+
+	state, err := a.PodGroupState(job)
+	if err != nil || !state.Exists || state.Phase != podgroup.PhaseRunning {
+		t.Errorf("PodGroupState = %+v, %v", state, err)
+	}
+	if deleted, err := a.DeletePodGroup(job); err != nil || !deleted {
+		t.Errorf("DeletePodGroup = %v, %v", deleted, err)
+	}
+	if deleted, err := a.DeletePodGroup(job); err != nil || deleted {
+		t.Errorf("DeletePodGroup of a missing one = %v, %v; want false, nil", deleted, err)
+	}
+}
+
+// The legacy PodGroup (named after the job) is still found and updated.
+func TestApplyPodGroupFindsLegacyName(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, job)
+	legacy := podgroup.Desired(job, nil)
+	legacy.Name = podgroup.LegacyName(job)
+	legacy.Spec.MinMember = 7
+	u, _ := toUnstructured(&legacy, podgroup.GroupVersionKind())
+	_ = f.dyn.Tracker().Add(u)
+	_ = f.c.pgStore.Add(&legacy)
+
+	desired := podgroup.Desired(job, nil)
+	if err := f.c.applier.ApplyPodGroup(&desired); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := f.dyn.Resource(PodGroupsResource).Namespace("ns").List(context.Background(), metav1.ListOptions{})
+	if len(list.Items) != 1 || list.Items[0].GetName() != "demo" {
+		t.Fatalf("podgroups %v, want only the legacy one", list.Items)
+	}
+	if mm, _, _ := unstructured.NestedInt64(list.Items[0].Object, "spec", "minMember"); mm != 2 {
+		t.Errorf("legacy minMember %d, want 2", mm)
+	}
+}
+
+func TestApplyObjects(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	job.Spec.Plugins = map[string][]string{"svc": nil, "ssh": nil}
+	f := newFixture(t, nil)
+	reg := plugins.NewRegistry(plugins.WithSSHKeys(RSAKeys{}))
+	ps, err := reg.Build(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs plugins.Objects
+	for _, p := range ps {
+		o, err := p.OnJobAdd(job.DeepCopy())
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs.Apply = append(objs.Apply, o.Apply...)
+	}
+	a := f.c.applier
+	if err := a.ApplyObjects(objs); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := f.kube.CoreV1().Services("ns").Get(ctx, "demo", metav1.GetOptions{}); err != nil {
+		t.Errorf("service: %v", err)
+	}
+	if _, err := f.kube.CoreV1().ConfigMaps("ns").Get(ctx, "demo-svc", metav1.GetOptions{}); err != nil {
+		t.Errorf("configmap: %v", err)
+	}
+	if _, err := f.kube.NetworkingV1().NetworkPolicies("ns").Get(ctx, "demo", metav1.GetOptions{}); err != nil {
+		t.Errorf("networkpolicy: %v", err)
+	}
+	secret, err := f.kube.CoreV1().Secrets("ns").Get(ctx, "demo-ssh", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("secret: %v", err)
+	}
+	if !strings.HasPrefix(string(secret.Data["id_rsa.pub"]), "ssh-rsa ") {
+		t.Errorf("public key %q is not in authorized_keys form", secret.Data["id_rsa.pub"])
+	}
+
+	// Applying again (new keys from the key source) keeps the Secret.
+	var again plugins.Objects
+	for _, p := range ps {
+		o, _ := p.OnJobAdd(job.DeepCopy())
+		again.Apply = append(again.Apply, o.Apply...)
+	}
+	if err := a.ApplyObjects(again); err != nil {
+		t.Fatalf("second apply: %v", err)
+	}
+	kept, _ := f.kube.CoreV1().Secrets("ns").Get(ctx, "demo-ssh", metav1.GetOptions{})
+	if string(kept.Data["id_rsa"]) != string(secret.Data["id_rsa"]) {
+		t.Error("the ssh Secret was rewritten with new keys")
+	}
+
+	del := plugins.Objects{Delete: []plugins.ObjectRef{
+		{APIVersion: "v1", Kind: "Service", Namespace: "ns", Name: "demo"},
+		{APIVersion: "v1", Kind: "Service", Namespace: "ns", Name: "never-existed"},
+	}}
+	if err := a.ApplyObjects(del); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if _, err := f.kube.CoreV1().Services("ns").Get(ctx, "demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("service still there: %v", err)
+	}
+}
+
+func TestEnsureClaim(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, nil)
+	a := f.c.applier
+	if err := a.EnsureClaim(job, statemachine.Claim{Name: "data"}); err == nil {
+		t.Error("a missing claim without a spec must be an error")
+	}
+	spec := &corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}}
+	if err := a.EnsureClaim(job, statemachine.Claim{Name: "data", Spec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	pvc, err := f.kube.CoreV1().PersistentVolumeClaims("ns").Get(context.Background(), "data", metav1.GetOptions{})
+	if err != nil || metav1.GetControllerOf(pvc) == nil || metav1.GetControllerOf(pvc).Name != "demo" {
+		t.Fatalf("claim %v, %v: want one owned by the job", pvc, err)
+	}
+	if err := a.EnsureClaim(job, statemachine.Claim{Name: "data"}); err != nil {
+		t.Errorf("existing claim: %v", err)
+	}
+}
+
+func TestCommandIsDeletedThenQueued(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "abort-demo", UID: "cmd-uid"},
+		Action:       string(vcjob.AbortJobAction),
+		TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: "demo", UID: "job-uid"}}
+	u, _ := toUnstructured(cmd, schema.GroupVersionKind{Group: vcjob.BusGroupName, Version: "v1alpha1", Kind: vcjob.CommandKind})
+	_ = f.dyn.Tracker().Add(u)
+	_ = f.c.cmdStore.Add(cmd)
+
+	if err := f.c.takeCommand(context.Background(), "ns/abort-demo"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.dyn.Resource(CommandsResource).Namespace("ns").Get(context.Background(), "abort-demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("command not deleted: %v", err)
+	}
+	it, _ := f.c.shards[0].queue.Get()
+	if it.Req.Action != vcjob.AbortJobAction || it.Req.Event != vcjob.CommandIssuedEvent || it.Req.JobName != "demo" {
+		t.Errorf("queued %+v, want the command's AbortJob", it.Req)
+	}
+	// Taken by someone else already: nothing is queued, no error.
+	if err := f.c.takeCommand(context.Background(), "ns/abort-demo"); err != nil {
+		t.Errorf("second take: %v", err)
+	}
+}
+
+// A PodPending policy with a timeout registers a delayed action on the
+// worker; the worker's timer fires it on the worker's own goroutine.
+func TestDelayedActionFiresOnTheWorker(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	pod := f.putPod(job, 0, corev1.PodPending)
+	f.putPod(job, 1, corev1.PodRunning)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := f.c.shards[0]
+	done := make(chan struct{})
+	go func() { s.run(ctx); close(done) }()
+
+	req, _ := f.c.jobs.OnPodAdd(pod)
+	f.c.enqueue(req)
+	// The worker counts the firing once the step is done: wait for both.
+	waitFor(t, 2*time.Second, func() bool {
+		return f.storedJob().Status.State.Phase == vcjob.Aborting && f.c.metrics.Get(MetricDelayFired, "action", "AbortJob") == 1
+	})
+	if got := f.c.metrics.Get(MetricDelayRegistered, "action", "AbortJob"); got != 1 {
+		t.Errorf("registered = %v, want 1", got)
+	}
+	cancel()
+	s.queue.ShutDown()
+	<-done
+}
+
+// The same pod moving on (any pod event but PodPending) cancels its
+// pending timeout.
+func TestDelayedActionCancelledByPodEvent(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	pod := f.putPod(job, 0, corev1.PodPending)
+	s := f.c.shards[0]
+	req, _ := f.c.jobs.OnPodAdd(pod)
+	s.handle(item{Req: req})
+	if s.step.Delays.Len() != 1 {
+		t.Fatalf("%d delayed actions, want 1", s.step.Delays.Len())
+	}
+	running := pod.DeepCopy()
+	running.Status.Phase, running.ResourceVersion = corev1.PodRunning, "2"
+	req, _ = f.c.jobs.OnPodUpdate(pod, running)
+	s.handle(item{Req: req})
+	if s.step.Delays.Len() != 0 {
+		t.Errorf("%d delayed actions left, want the timeout cancelled", s.step.Delays.Len())
+	}
+	if got := f.c.metrics.Sum(MetricDelayCancelled); got != 1 {
+		t.Errorf("cancelled = %v, want 1", got)
+	}
+}
+
+func TestMetricsExposition(t *testing.T) {
+	m := NewMetrics()
+	m.Inc(MetricRequests, "event", "PodFailed", "action", "RestartJob")
+	m.Add(MetricPodsCreated, 3)
+	var b strings.Builder
+	if _, err := m.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		`vcjob_controller_requests_total{event="PodFailed",action="RestartJob"} 1`,
+		"vcjob_controller_pods_created_total 3",
+		"# TYPE vcjob_controller_pods_deleted_total counter",
+		"vcjob_controller_pods_deleted_total 0",
+		"# TYPE process_cpu_seconds_total counter",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("exposition lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func waitFor(t *testing.T, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in time")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

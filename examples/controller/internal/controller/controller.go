@@ -1,0 +1,426 @@
+package controller
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	schedulinglisters "k8s.io/client-go/listers/scheduling/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob"
+	jobcache "github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/plugins"
+	"github.com/vcjob/vcjob/podgroup"
+)
+
+// Config is what a Controller is built from.
+type Config struct {
+	Kube    kubernetes.Interface
+	Dynamic dynamic.Interface
+	// Workers is the number of job workers (shards); a job's requests all
+	// go to one of them (cache.Shard). Volcano's default is 3.
+	Workers int
+	// MaxRequeue is how often a failed request is requeued before its job
+	// is terminated; −1 never gives up. Volcano's default is 15.
+	MaxRequeue int
+	// Metrics receives the counters (a fresh set when nil).
+	Metrics *Metrics
+	// SSHKeys makes the ssh plugin's key pairs (RSA 2048 when nil).
+	SSHKeys plugins.KeySource
+	// RateLimiter makes each worker's queue rate limiter; nil is
+	// client-go's default controller limiter (per item 5 ms doubling to
+	// 1000 s, overall 10 qps with a burst of 100), as Volcano uses.
+	RateLimiter func() workqueue.TypedRateLimiter[item]
+	// Resync is the informers' resync period (0: none).
+	Resync time.Duration
+	// Now reads the clock (time.Now when nil).
+	Now func() time.Time
+	// GCInterval is how often deleted jobs' infos are dropped from the
+	// cache (30 s when zero).
+	GCInterval time.Duration
+}
+
+// Controller is a Volcano Job controller: informers feed vcjob's cache,
+// which turns cluster changes into requests; the requests are sharded over
+// workers that run vcjob's processing step against the API server.
+type Controller struct {
+	cfg     Config
+	metrics *Metrics
+	jobs    *jobcache.Cache
+	applier *Applier
+	plugins *plugins.Registry
+	shards  []*shard
+	retrier *deleteRetrier
+
+	commands workqueue.TypedRateLimitingInterface[string]
+
+	podFactory informers.SharedInformerFactory
+	pcFactory  informers.SharedInformerFactory
+	dynFactory dynamicinformer.DynamicSharedInformerFactory
+	pcLister   schedulinglisters.PriorityClassLister
+	pgStore    cache.Indexer
+	cmdStore   cache.Indexer
+	synced     []cache.InformerSynced
+}
+
+// New builds a controller; Run starts it.
+func New(cfg Config) (*Controller, error) {
+	if cfg.Kube == nil || cfg.Dynamic == nil {
+		return nil, errors.New("controller: Kube and Dynamic clients are required")
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 3
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.GCInterval == 0 {
+		cfg.GCInterval = 30 * time.Second
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics()
+	}
+	if cfg.SSHKeys == nil {
+		cfg.SSHKeys = RSAKeys{}
+	}
+	c := &Controller{cfg: cfg, metrics: cfg.Metrics, jobs: jobcache.New(),
+		plugins:  plugins.NewRegistry(plugins.WithSSHKeys(cfg.SSHKeys)),
+		commands: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](), workqueue.TypedRateLimitingQueueConfig[string]{Name: "commands"}),
+	}
+
+	// Pods: only those carrying the job-name label every vcjob pod has.
+	c.podFactory = informers.NewSharedInformerFactoryWithOptions(cfg.Kube, cfg.Resync,
+		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = vcjob.JobNameKey }),
+		informers.WithTransform(podTransform))
+	c.pcFactory = informers.NewSharedInformerFactory(cfg.Kube, cfg.Resync)
+	c.dynFactory = dynamicinformer.NewDynamicSharedInformerFactory(cfg.Dynamic, cfg.Resync)
+
+	podInf := c.podFactory.Core().V1().Pods().Informer()
+	pcInf := c.pcFactory.Scheduling().V1().PriorityClasses()
+	c.pcLister = pcInf.Lister()
+	jobInf := c.dynFactory.ForResource(JobsResource).Informer()
+	pgInf := c.dynFactory.ForResource(PodGroupsResource).Informer()
+	cmdInf := c.dynFactory.ForResource(CommandsResource).Informer()
+	for inf, t := range map[cache.SharedIndexInformer]cache.TransformFunc{jobInf: jobTransform(), pgInf: podGroupTransform(), cmdInf: commandTransform()} {
+		if err := inf.SetTransform(t); err != nil {
+			return nil, err
+		}
+	}
+	c.pgStore, c.cmdStore = pgInf.GetIndexer(), cmdInf.GetIndexer()
+
+	c.applier = &Applier{Kube: cfg.Kube, Dynamic: cfg.Dynamic, Metrics: c.metrics, PodGroups: c.podGroup,
+		StatusWritten: func(job *vcjob.Job) {
+			// The job as written is newer than what the informer has
+			// delivered; the cache refuses it only if the informer got there
+			// first with something newer still.
+			if err := c.jobs.Update(job); err != nil {
+				klog.V(4).InfoS("Written job not cached", "job", klog.KObj(job), "err", err)
+			}
+		}}
+	c.retrier = newDeleteRetrier(cfg.Kube, c.applier.deletePod, c.metrics)
+	c.applier.DeleteFailed = c.retrier.Failed
+
+	for i := 0; i < cfg.Workers; i++ {
+		c.shards = append(c.shards, newShard(i, c))
+	}
+
+	regs := []struct {
+		inf cache.SharedIndexInformer
+		h   cache.ResourceEventHandler
+	}{
+		{jobInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addJob, UpdateFunc: c.updateJob, DeleteFunc: c.deleteJob}},
+		{podInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addPod, UpdateFunc: c.updatePod, DeleteFunc: c.deletePod}},
+		{pgInf, cache.ResourceEventHandlerFuncs{UpdateFunc: c.updatePodGroup}},
+		{cmdInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addCommand}},
+	}
+	for _, r := range regs {
+		reg, err := r.inf.AddEventHandler(r.h)
+		if err != nil {
+			return nil, err
+		}
+		c.synced = append(c.synced, reg.HasSynced)
+	}
+	c.synced = append(c.synced, pcInf.Informer().HasSynced)
+	c.metrics.Gauge("vcjob_controller_queue_depth", func() float64 {
+		n := 0
+		for _, s := range c.shards {
+			n += s.queue.Len()
+		}
+		return float64(n)
+	})
+	c.metrics.Gauge("vcjob_controller_pod_delete_retries_pending", func() float64 { return float64(c.retrier.Pending()) })
+	return c, nil
+}
+
+// Metrics returns the controller's counters.
+func (c *Controller) Metrics() *Metrics { return c.metrics }
+
+// Run starts the informers and the workers and blocks until ctx is done;
+// then it stops taking work, lets the steps under way finish, and returns.
+func (c *Controller) Run(ctx context.Context) error {
+	c.podFactory.Start(ctx.Done())
+	c.pcFactory.Start(ctx.Done())
+	c.dynFactory.Start(ctx.Done())
+	defer func() {
+		c.podFactory.Shutdown()
+		c.pcFactory.Shutdown()
+		c.dynFactory.Shutdown()
+	}()
+	klog.InfoS("Waiting for informers to sync")
+	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
+		c.shutdownQueues()
+		if ctx.Err() != nil {
+			return nil
+		}
+		return errors.New("informers did not sync")
+	}
+	klog.InfoS("Informers synced; starting workers", "workers", len(c.shards), "maxRequeue", c.cfg.MaxRequeue)
+
+	var wg sync.WaitGroup
+	for _, s := range c.shards {
+		wg.Add(1)
+		go func() { defer wg.Done(); s.run(ctx) }()
+	}
+	wg.Add(3)
+	go func() { defer wg.Done(); c.retrier.run(ctx) }()
+	go func() { defer wg.Done(); c.runCommands(ctx) }()
+	go func() { defer wg.Done(); c.gc(ctx) }()
+
+	<-ctx.Done()
+	klog.InfoS("Stopping: finishing the steps under way")
+	c.shutdownQueues()
+	wg.Wait()
+	klog.InfoS("Stopped")
+	return nil
+}
+
+func (c *Controller) shutdownQueues() {
+	for _, s := range c.shards {
+		s.queue.ShutDown()
+	}
+	c.commands.ShutDown()
+}
+
+func (c *Controller) now() time.Time { return c.cfg.Now() }
+
+func (c *Controller) shardOf(namespace, job string) *shard {
+	return c.shards[jobcache.Shard(namespace, job, len(c.shards))]
+}
+
+func (c *Controller) enqueue(req vcjob.Request) {
+	c.shardOf(req.Namespace, req.JobName).queue.Add(item{Kind: kindRequest, Req: req})
+}
+
+// priority is the PodGroup's priority lookup: the PriorityClass lister.
+func (c *Controller) priority(name string) (int32, bool) {
+	pc, err := c.pcLister.Get(name)
+	if err != nil {
+		return 0, false
+	}
+	return pc.Value, true
+}
+
+func (c *Controller) podGroup(namespace, name string) (*podgroup.PodGroup, bool, error) {
+	obj, exists, err := c.pgStore.GetByKey(namespace + "/" + name)
+	if err != nil || !exists {
+		return nil, false, err
+	}
+	pg, err := asPodGroup(obj)
+	if err != nil {
+		return nil, false, err
+	}
+	return pg, true, nil
+}
+
+func (c *Controller) event(kind, typ string) {
+	c.metrics.Inc(MetricInformerEvents, "kind", kind, "type", typ)
+}
+
+func (c *Controller) addJob(obj any) {
+	c.event("job", "add")
+	job, err := asJob(obj)
+	if err != nil {
+		klog.ErrorS(err, "Cannot read job")
+		return
+	}
+	// The admission webhook Volcano runs is not here: a job it would have
+	// refused is left alone, with a log line saying why.
+	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
+		c.metrics.Inc(MetricInvalidJobs)
+		klog.ErrorS(errs.ToAggregate(), "Job is invalid; ignoring it", "job", klog.KObj(job))
+		return
+	}
+	req, ok, err := c.jobs.OnJobAdd(job)
+	if err != nil {
+		klog.ErrorS(err, "Cannot cache job", "job", klog.KObj(job))
+		return
+	}
+	if ok {
+		c.enqueue(req)
+	}
+}
+
+func (c *Controller) updateJob(oldObj, newObj any) {
+	c.event("job", "update")
+	oldJob, err1 := asJob(oldObj)
+	newJob, err2 := asJob(newObj)
+	if err := errors.Join(err1, err2); err != nil {
+		klog.ErrorS(err, "Cannot read job")
+		return
+	}
+	req, ok, err := c.jobs.OnJobUpdate(oldJob, newJob)
+	if err != nil {
+		// Stale: the controller cached a newer version from its own write.
+		// Not found: the job was refused as invalid.
+		klog.V(4).InfoS("Job update not cached", "job", klog.KObj(newJob), "err", err)
+		return
+	}
+	if ok {
+		c.enqueue(req)
+	}
+}
+
+func (c *Controller) deleteJob(obj any) {
+	c.event("job", "delete")
+	job, err := asJob(obj)
+	if err != nil {
+		klog.ErrorS(err, "Cannot read job")
+		return
+	}
+	if err := c.jobs.OnJobDelete(job); err != nil {
+		klog.V(4).InfoS("Job delete not cached", "job", klog.KObj(job), "err", err)
+	}
+	c.shardOf(job.Namespace, job.Name).queue.Add(item{Kind: kindForget, Req: vcjob.Request{Namespace: job.Namespace, JobName: job.Name}})
+}
+
+func (c *Controller) addPod(obj any) {
+	c.event("pod", "add")
+	if pod, ok := asPod(obj); ok {
+		if req, ok := c.jobs.OnPodAdd(pod); ok {
+			c.enqueue(req)
+		}
+	}
+}
+
+func (c *Controller) updatePod(oldObj, newObj any) {
+	c.event("pod", "update")
+	oldPod, ok1 := asPod(oldObj)
+	newPod, ok2 := asPod(newObj)
+	if !ok1 || !ok2 {
+		return
+	}
+	if req, ok := c.jobs.OnPodUpdate(oldPod, newPod); ok {
+		c.enqueue(req)
+	}
+}
+
+func (c *Controller) deletePod(obj any) {
+	c.event("pod", "delete")
+	if pod, ok := asPod(obj); ok {
+		if req, ok := c.jobs.OnPodDelete(pod); ok {
+			c.enqueue(req)
+		}
+	}
+}
+
+func (c *Controller) updatePodGroup(oldObj, newObj any) {
+	c.event("podgroup", "update")
+	oldPG, err1 := asPodGroup(oldObj)
+	newPG, err2 := asPodGroup(newObj)
+	if err := errors.Join(err1, err2); err != nil {
+		klog.ErrorS(err, "Cannot read podgroup")
+		return
+	}
+	if req, ok := c.jobs.OnPodGroupUpdate(newPG.Namespace, jobOfPodGroup(newPG), oldPG.Status.Phase, newPG.Status.Phase); ok {
+		c.enqueue(req)
+	}
+}
+
+func (c *Controller) addCommand(obj any) {
+	c.event("command", "add")
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		klog.ErrorS(err, "Cannot key command")
+		return
+	}
+	c.commands.Add(key)
+}
+
+// runCommands takes Commands aimed at vcjobs: delete the command (so only
+// one controller acts on it), then queue its request on the job's worker.
+func (c *Controller) runCommands(ctx context.Context) {
+	for {
+		key, shutdown := c.commands.Get()
+		if shutdown {
+			return
+		}
+		if ctx.Err() == nil {
+			if err := c.takeCommand(ctx, key); err != nil {
+				if n := c.commands.NumRequeues(key); c.cfg.MaxRequeue < 0 || n < c.cfg.MaxRequeue {
+					klog.V(2).InfoS("Cannot take command; requeued", "command", key, "err", err)
+					c.commands.AddRateLimited(key)
+				} else {
+					klog.ErrorS(err, "Cannot take command; dropped", "command", key)
+					c.commands.Forget(key)
+				}
+			} else {
+				c.commands.Forget(key)
+			}
+		}
+		c.commands.Done(key)
+	}
+}
+
+func (c *Controller) takeCommand(ctx context.Context, key string) error {
+	obj, exists, err := c.cmdStore.GetByKey(key)
+	if err != nil || !exists {
+		return err
+	}
+	cmd, err := asCommand(obj)
+	if err != nil {
+		return err
+	}
+	req, ok := jobcache.CommandRequest(cmd)
+	if !ok {
+		return nil // aimed at something else
+	}
+	err = c.cfg.Dynamic.Resource(CommandsResource).Namespace(cmd.Namespace).Delete(ctx, cmd.Name,
+		metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &cmd.UID}})
+	switch {
+	case apierrors.IsNotFound(err), apierrors.IsConflict(err):
+		return nil // another controller took it
+	case err != nil:
+		return fmt.Errorf("delete command: %w", err)
+	}
+	c.metrics.Inc(MetricCommands, "action", cmd.Action)
+	klog.V(1).InfoS("Command taken", "command", klog.KObj(cmd), "job", klog.KRef(req.Namespace, req.JobName), "action", cmd.Action)
+	c.enqueue(req)
+	return nil
+}
+
+// gc drops the infos of deleted jobs whose pods are all gone.
+func (c *Controller) gc(ctx context.Context) {
+	t := time.NewTicker(c.cfg.GCInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			for _, k := range c.jobs.Droppable() {
+				c.jobs.Drop(k)
+			}
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package controller
+
+import (
+	"context"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob/worker"
+)
+
+type podRef struct {
+	Namespace, Name string
+	UID             types.UID
+}
+
+// deleteRetrier retries the deletes of pods whose delete failed, each on
+// its own schedule: worker.DeleteBackoff (5 ms doubling to 180 s, at most
+// 10 retries). The step that failed is requeued as well; whichever gets
+// there first wins, and the other finds the pod gone or terminating.
+type deleteRetrier struct {
+	kube    kubernetes.Interface
+	delete  func(*corev1.Pod) error
+	queue   workqueue.TypedDelayingInterface[podRef]
+	metrics *Metrics
+
+	mu       sync.Mutex
+	attempts map[podRef]int
+}
+
+func newDeleteRetrier(kube kubernetes.Interface, del func(*corev1.Pod) error, m *Metrics) *deleteRetrier {
+	return &deleteRetrier{kube: kube, delete: del, metrics: m, attempts: map[podRef]int{},
+		queue: workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[podRef]{Name: "pod-delete-retry"})}
+}
+
+// Failed schedules the first retry of a pod's delete; a pod already being
+// retried keeps its schedule.
+func (r *deleteRetrier) Failed(pod *corev1.Pod, err error) {
+	ref := podRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}
+	r.mu.Lock()
+	_, busy := r.attempts[ref]
+	if !busy {
+		r.attempts[ref] = 0
+	}
+	r.mu.Unlock()
+	if busy {
+		return
+	}
+	wait, _ := worker.DeleteBackoff(0)
+	klog.V(2).InfoS("Pod delete failed; retrying", "pod", klog.KRef(ref.Namespace, ref.Name), "after", wait, "err", err)
+	r.queue.AddAfter(ref, wait)
+}
+
+// Pending is the number of pods being retried.
+func (r *deleteRetrier) Pending() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.attempts)
+}
+
+func (r *deleteRetrier) run(ctx context.Context) {
+	go func() {
+		<-ctx.Done()
+		r.queue.ShutDown()
+	}()
+	for {
+		ref, shutdown := r.queue.Get()
+		if shutdown {
+			return
+		}
+		r.retry(ctx, ref)
+		r.queue.Done(ref)
+	}
+}
+
+func (r *deleteRetrier) retry(ctx context.Context, ref podRef) {
+	pod, err := r.kube.CoreV1().Pods(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
+	switch {
+	case apierrors.IsNotFound(err), err == nil && (pod.UID != ref.UID || pod.DeletionTimestamp != nil):
+		r.finish(ref, "gone")
+		return
+	case err == nil:
+		err = r.delete(pod)
+		if err == nil {
+			r.finish(ref, "deleted")
+			return
+		}
+	}
+	r.mu.Lock()
+	r.attempts[ref]++
+	n := r.attempts[ref]
+	r.mu.Unlock()
+	wait, ok := worker.DeleteBackoff(n)
+	if !ok {
+		klog.ErrorS(err, "Giving up deleting pod", "pod", klog.KRef(ref.Namespace, ref.Name), "retries", n)
+		r.finish(ref, "gave_up")
+		return
+	}
+	r.metrics.Inc(MetricDeleteRetries, "outcome", "failed")
+	r.queue.AddAfter(ref, wait)
+}
+
+func (r *deleteRetrier) finish(ref podRef, outcome string) {
+	r.mu.Lock()
+	delete(r.attempts, ref)
+	r.mu.Unlock()
+	r.metrics.Inc(MetricDeleteRetries, "outcome", outcome)
+}

@@ -1,0 +1,202 @@
+package controller
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/statemachine"
+	"github.com/vcjob/vcjob/worker"
+)
+
+// itemKind is what a queue item asks the worker to do.
+type itemKind uint8
+
+const (
+	// kindRequest: process Req.
+	kindRequest itemKind = iota
+	// kindTick: delayed actions may have come due.
+	kindTick
+	// kindForget: the job Req names was deleted; drop its delayed actions.
+	kindForget
+)
+
+// item is one entry of a worker's queue. It is comparable, so the queue
+// collapses identical requests waiting at the same time and counts
+// requeues per request, as Volcano's queue of apis.Request does.
+type item struct {
+	Kind itemKind
+	Req  vcjob.Request
+}
+
+// shard is one worker: a rate-limited queue, and the processing step with
+// its own delay.Queue and statemachine.Applied. Only the worker's
+// goroutine touches the step, so neither needs a lock: delayed actions are
+// registered, cancelled and fired on the same goroutine that processes the
+// job's requests, in the order the queue hands them out. A timer set to the
+// delay queue's earliest deadline puts a tick item on the queue; the tick
+// fires what is due.
+type shard struct {
+	id    int
+	c     *Controller
+	queue workqueue.TypedRateLimitingInterface[item]
+	step  *worker.Step
+
+	timer *time.Timer
+	armed time.Time
+}
+
+func newShard(id int, c *Controller) *shard {
+	rl := workqueue.DefaultTypedControllerRateLimiter[item]()
+	if c.cfg.RateLimiter != nil {
+		rl = c.cfg.RateLimiter()
+	}
+	return &shard{
+		id: id, c: c,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[item]{}),
+		step: &worker.Step{Jobs: c.jobs, Delays: delay.New(), Cluster: &statemachine.Applied{
+			Applier: c.applier, Plugins: c.plugins, Priorities: c.priority,
+		}},
+	}
+}
+
+func (s *shard) run(ctx context.Context) {
+	defer func() {
+		if s.timer != nil {
+			s.timer.Stop()
+		}
+	}()
+	for {
+		it, shutdown := s.queue.Get()
+		if shutdown {
+			return
+		}
+		// Once asked to stop, the rest of the queue is dropped: the next
+		// leader rebuilds it from the informers.
+		if ctx.Err() == nil {
+			s.handle(it)
+		}
+		s.queue.Done(it)
+		s.arm()
+	}
+}
+
+func (s *shard) handle(it item) {
+	switch it.Kind {
+	case kindTick:
+		s.armed = time.Time{}
+		s.fireDue()
+	case kindForget:
+		if dropped := s.step.Delays.ForgetJob(it.Req.Namespace, it.Req.JobName); len(dropped) > 0 {
+			s.c.metrics.Add(MetricDelayCancelled, float64(len(dropped)))
+			klog.V(2).InfoS("Dropped delayed actions of a deleted job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName), "count", len(dropped))
+		}
+	default:
+		rec := s.step.Process(it.Req, s.c.now())
+		s.record(rec)
+		if rec.Err != nil {
+			s.failed(it, rec)
+			return
+		}
+		s.queue.Forget(it)
+	}
+}
+
+// failed requeues a request whose step failed, with rate limiting, until
+// worker.Requeue says stop; then the job is terminated (worker.GiveUp) and
+// the request dropped, as Volcano's processNextReq does.
+func (s *shard) failed(it item, rec worker.Record) {
+	n := s.queue.NumRequeues(it)
+	if worker.Requeue(n, s.c.cfg.MaxRequeue) {
+		s.c.metrics.Inc(MetricRequeues)
+		klog.V(2).InfoS("Step failed; requeued", "job", klog.KRef(it.Req.Namespace, it.Req.JobName),
+			"request", it.Req.String(), "requeues", n, "err", rec.Err)
+		s.queue.AddRateLimited(it)
+		return
+	}
+	klog.ErrorS(rec.Err, "Step failed too often; terminating the job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName),
+		"request", it.Req.String(), "requeues", n)
+	s.c.metrics.Inc(MetricGiveUps)
+	give := s.step.Process(worker.GiveUp(it.Req), s.c.now())
+	s.record(give)
+	if give.Err != nil {
+		klog.ErrorS(give.Err, "Cannot terminate the job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName))
+	}
+	s.queue.Forget(it)
+}
+
+// fireDue runs every delayed action that has come due. One that fails is
+// retried like a failed request: as a request carrying the action, which
+// policy resolution hands back unchanged, for the same target.
+func (s *shard) fireDue() {
+	now := s.c.now()
+	for _, e := range s.step.Delays.Due(now) {
+		rec := s.step.Fire(e, now)
+		s.c.metrics.Inc(MetricDelayFired, "action", string(e.Action))
+		s.record(rec)
+		if rec.Err != nil {
+			req := e.Request
+			req.Action = e.Action
+			s.failed(item{Kind: kindRequest, Req: req}, rec)
+		}
+	}
+}
+
+// arm sets the timer to the earliest pending deadline.
+func (s *shard) arm() {
+	next, ok := s.step.Delays.Next()
+	if !ok {
+		if s.timer != nil {
+			s.timer.Stop()
+		}
+		s.armed = time.Time{}
+		return
+	}
+	if next.Equal(s.armed) {
+		return
+	}
+	s.armed = next
+	d := max(next.Sub(s.c.now()), 0)
+	if s.timer == nil {
+		s.timer = time.AfterFunc(d, func() { s.queue.Add(item{Kind: kindTick}) })
+		return
+	}
+	s.timer.Reset(d)
+}
+
+func (s *shard) record(rec worker.Record) {
+	m := s.c.metrics
+	event := string(rec.Request.Event)
+	if event == "" {
+		event = "none"
+	}
+	action := string(rec.Action)
+	if rec.Skipped != "" {
+		action = "skipped"
+	}
+	m.Inc(MetricRequests, "event", event, "action", action)
+	if rec.Registered != nil {
+		m.Inc(MetricDelayRegistered, "action", string(rec.Registered.Action))
+	}
+	if n := len(rec.Cancelled); n > 0 {
+		m.Add(MetricDelayCancelled, float64(n))
+	}
+	if rec.Err != nil {
+		m.Inc(MetricErrors)
+	}
+	if rec.Skipped != "" {
+		klog.V(4).InfoS("Request skipped", "worker", s.id, "request", rec.Request.String(), "reason", rec.Skipped)
+		return
+	}
+	if rec.Registered != nil || rec.Fired != nil || len(rec.Cancelled) > 0 || rec.PhaseBefore != rec.PhaseAfter || rec.Err != nil {
+		klog.V(1).InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
+			"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted))
+		return
+	}
+	klog.V(3).InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
+		"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted))
+}

@@ -1,0 +1,205 @@
+// Command controller is a Volcano Job controller (batch.volcano.sh/v1alpha1)
+// built on the vcjob library and client-go. See README.md.
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/pprof"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/controller"
+)
+
+type options struct {
+	kubeconfig     string
+	workers        int
+	maxRequeue     int
+	leaderElect    bool
+	leaseNamespace string
+	leaseName      string
+	leaseDuration  time.Duration
+	renewDeadline  time.Duration
+	retryPeriod    time.Duration
+	metricsAddr    string
+	qps            float64
+	burst          int
+	pprof          bool
+}
+
+func main() {
+	klog.InitFlags(nil)
+	var o options
+	flag.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig; empty uses $KUBECONFIG's default loading rules, then the in-cluster config.")
+	flag.IntVar(&o.workers, "workers", 3, "Job workers; every request of one job goes to the same worker (Volcano's default is 3).")
+	flag.IntVar(&o.maxRequeue, "max-requeue", 15, "Requeues of a failed request before its job is terminated; -1 never gives up (Volcano's --max-requeue-num, default 15).")
+	flag.BoolVar(&o.leaderElect, "leader-elect", false, "Run only while holding a coordination.k8s.io Lease, so several replicas can run.")
+	flag.StringVar(&o.leaseNamespace, "leader-elect-namespace", "default", "Namespace of the leader-election Lease.")
+	flag.StringVar(&o.leaseName, "leader-elect-name", "vcjob-controller", "Name of the leader-election Lease.")
+	flag.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "How long a lease holds without renewal.")
+	flag.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "How long the leader keeps trying to renew before it gives up.")
+	flag.DurationVar(&o.retryPeriod, "leader-elect-retry-period", 2*time.Second, "How often candidates try to acquire or renew.")
+	flag.StringVar(&o.metricsAddr, "metrics-addr", ":8080", "Address serving /metrics and /healthz; empty disables it.")
+	flag.Float64Var(&o.qps, "kube-api-qps", 50, "Client-side rate limit of API requests per second (Volcano's default is 50).")
+	flag.IntVar(&o.burst, "kube-api-burst", 100, "Client-side burst of API requests (Volcano's default is 100).")
+	flag.BoolVar(&o.pprof, "pprof", false, "Also serve Go's profiling endpoints under /debug/pprof/ on the metrics address.")
+	flag.Parse()
+
+	err := run(o)
+	klog.Flush()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "controller:", err)
+		os.Exit(1)
+	}
+}
+
+func run(o options) error {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	defer stop()
+
+	rules := clientcmd.NewDefaultClientConfigLoadingRules()
+	rules.ExplicitPath = o.kubeconfig
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{}).ClientConfig()
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	cfg.QPS, cfg.Burst = float32(o.qps), o.burst
+	cfg.UserAgent = "vcjob-controller"
+	kube, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+
+	metrics := controller.NewMetrics()
+	var leading atomic.Bool
+	metrics.Gauge("vcjob_controller_leader", func() float64 {
+		if leading.Load() {
+			return 1
+		}
+		return 0
+	})
+	if o.metricsAddr != "" {
+		ln, err := net.Listen("tcp", o.metricsAddr)
+		if err != nil {
+			return fmt.Errorf("metrics: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", metrics)
+		mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) })
+		if o.pprof {
+			mux.HandleFunc("/debug/pprof/", pprof.Index)
+			mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+			mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+			mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		}
+		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		defer func() {
+			sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			_ = srv.Shutdown(sctx)
+		}()
+		klog.InfoS("Serving metrics", "addr", ln.Addr().String())
+	}
+
+	runController := func(ctx context.Context) error {
+		leading.Store(true)
+		defer leading.Store(false)
+		c, err := controller.New(controller.Config{Kube: kube, Dynamic: dyn, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics})
+		if err != nil {
+			return err
+		}
+		return c.Run(ctx)
+	}
+	if !o.leaderElect {
+		return runController(ctx)
+	}
+
+	host, _ := os.Hostname()
+	suffix := make([]byte, 4)
+	_, _ = rand.Read(suffix)
+	id := host + "_" + hex.EncodeToString(suffix)
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: o.leaseNamespace, Name: o.leaseName},
+		Client:     kube.CoordinationV1(),
+		LockConfig: resourcelock.ResourceLockConfig{Identity: id},
+	}
+	// The election runs on its own context, cancelled only once the
+	// controller has stopped: the lease is released (ReleaseOnCancel) after
+	// the last step under way finished, never while it still writes.
+	leCtx, leCancel := context.WithCancel(context.Background())
+	defer leCancel()
+	var started atomic.Bool
+	done := make(chan struct{})
+	var runErr error
+	go func() {
+		<-ctx.Done()
+		if !started.Load() {
+			leCancel()
+		}
+	}()
+	leaderelection.RunOrDie(leCtx, leaderelection.LeaderElectionConfig{
+		Lock:            lock,
+		Name:            o.leaseName,
+		LeaseDuration:   o.leaseDuration,
+		RenewDeadline:   o.renewDeadline,
+		RetryPeriod:     o.retryPeriod,
+		ReleaseOnCancel: true,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(lctx context.Context) {
+				started.Store(true)
+				klog.InfoS("Became the leader", "identity", id)
+				cctx, cancel := context.WithCancel(lctx)
+				go func() {
+					select {
+					case <-ctx.Done():
+					case <-cctx.Done():
+					}
+					cancel()
+				}()
+				runErr = runController(cctx)
+				cancel()
+				close(done)
+				leCancel()
+			},
+			OnStoppedLeading: func() { klog.InfoS("No longer the leader", "identity", id) },
+			OnNewLeader: func(identity string) {
+				if identity != id {
+					klog.InfoS("Another replica leads", "leader", identity)
+				}
+			},
+		},
+	})
+	if started.Load() {
+		<-done
+	}
+	switch {
+	case runErr != nil:
+		return runErr
+	case ctx.Err() == nil:
+		return errors.New("leader election lost")
+	}
+	return nil
+}
