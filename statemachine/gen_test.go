@@ -3,15 +3,13 @@ package statemachine_test
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/rapidgen"
 )
 
 // Generators for the property tests in property_test.go: valid jobs, and
@@ -19,14 +17,7 @@ import (
 // pipeline (policy.Resolve, statemachine.Execute, memcluster).
 
 var (
-	genTaskNames = []string{"master", "worker", "ps", "chief", "eval"}
-	// genPolicyEvents are the events a generated lifecycle policy names
-	// (besides "*", which must stand alone in its list).
-	genPolicyEvents = []vcjob.Event{
-		vcjob.PodFailedEvent, vcjob.PodEvictedEvent, vcjob.PodPendingEvent,
-		vcjob.JobUnknownEvent, vcjob.TaskCompletedEvent, vcjob.TaskFailedEvent,
-	}
-	genExitCodes = []int32{1, 2, 137, 143}
+	genExitCodes = rapidgen.ExitCodes()
 	// genRequestEvents are the events a generated request carries.
 	genRequestEvents = []vcjob.Event{
 		vcjob.PodFailedEvent, vcjob.PodEvictedEvent, vcjob.PodPendingEvent, vcjob.PodRunningEvent,
@@ -34,153 +25,9 @@ var (
 	}
 )
 
-// genJob generates a valid job: 1–3 tasks of 0–4 replicas, task
-// minAvailable unset or at most the replicas, job minAvailable at most the
-// total, maxRetry 1–4 (3 on every task), optional minSuccess, optional
-// partition policy (totalPartitions*partitionSize == replicas), optional
-// dependsOn on earlier tasks, and lifecycle policies on the tasks and the
-// job. Its status is empty: it has never been synced.
-func genJob() *rapid.Generator[*vcjob.Job] {
-	return rapid.Custom(func(t *rapid.T) *vcjob.Job {
-		job := &vcjob.Job{
-			TypeMeta: metav1.TypeMeta{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind},
-			ObjectMeta: metav1.ObjectMeta{
-				Namespace: rapid.SampledFrom([]string{"default", "team-a"}).Draw(t, "namespace"),
-				Name:      rapid.StringMatching(`[a-z][a-z0-9]{0,5}`).Draw(t, "name"),
-				UID:       types.UID(rapid.StringMatching(`[0-9a-f]{8}`).Draw(t, "uid")),
-			},
-		}
-		spec := &job.Spec
-		spec.Queue = vcjob.DefaultQueue
-		spec.SchedulerName = vcjob.DefaultSchedulerName
-		n := rapid.IntRange(1, 3).Draw(t, "tasks")
-		names := rapid.SliceOfNDistinct(rapid.SampledFrom(genTaskNames), n, n, rapid.ID[string]).Draw(t, "taskNames")
-		for i, name := range names {
-			spec.Tasks = append(spec.Tasks, genTask(t, name, names[:i]))
-		}
-		total := job.TotalReplicas()
-		spec.MinAvailable = rapid.Int32Range(0, total).Draw(t, "minAvailable")
-		spec.MaxRetry = rapid.Int32Range(1, 4).Draw(t, "maxRetry")
-		if rapid.Bool().Draw(t, "hasMinSuccess") {
-			ms := rapid.Int32Range(1, max(total, 1)).Draw(t, "minSuccess")
-			spec.MinSuccess = &ms
-		}
-		spec.Policies = genPolicies(t, "job")
-		return job
-	})
-}
-
-func genTask(t *rapid.T, name string, earlier []string) vcjob.TaskSpec {
-	task := vcjob.TaskSpec{
-		Name:     name,
-		Replicas: rapid.Int32Range(0, 4).Draw(t, name+".replicas"),
-		MaxRetry: 3,
-		Template: corev1.PodTemplateSpec{
-			ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": name}},
-			Spec: corev1.PodSpec{
-				Containers:    []corev1.Container{{Name: "main", Image: "busybox"}},
-				RestartPolicy: corev1.RestartPolicyNever,
-			},
-		},
-	}
-	var minPartitions, size int32
-	if task.Replicas > 0 && rapid.Bool().Draw(t, name+".partitioned") {
-		var divisors []int32
-		for d := int32(1); d <= task.Replicas; d++ {
-			if task.Replicas%d == 0 {
-				divisors = append(divisors, d)
-			}
-		}
-		size = rapid.SampledFrom(divisors).Draw(t, name+".partitionSize")
-		totalPartitions := task.Replicas / size
-		minPartitions = rapid.Int32Range(0, totalPartitions).Draw(t, name+".minPartitions")
-		task.PartitionPolicy = &vcjob.PartitionPolicySpec{TotalPartitions: totalPartitions, PartitionSize: size, MinPartitions: minPartitions}
-	}
-	if rapid.Bool().Draw(t, name+".hasMinAvailable") {
-		// With minPartitions set, validation wants minAvailable to be
-		// minPartitions*partitionSize.
-		ma := minPartitions * size
-		if minPartitions == 0 {
-			ma = rapid.Int32Range(0, task.Replicas).Draw(t, name+".minAvailable")
-		}
-		task.MinAvailable = &ma
-	}
-	if len(earlier) > 0 && rapid.Bool().Draw(t, name+".hasDependsOn") {
-		deps := rapid.SliceOfNDistinct(rapid.SampledFrom(earlier), 1, len(earlier), rapid.ID[string]).Draw(t, name+".dependsOn")
-		iteration := rapid.SampledFrom([]vcjob.Iteration{vcjob.IterationAny, vcjob.IterationAll}).Draw(t, name+".iteration")
-		task.DependsOn = &vcjob.DependsOn{Name: deps, Iteration: iteration}
-	}
-	task.Policies = genPolicies(t, name)
-	return task
-}
-
-// genPolicies generates 0–3 lifecycle policies that pass validation: each
-// matches events or an exit code, no event or exit code appears twice in
-// the list, and "*" stands alone.
-func genPolicies(t *rapid.T, owner string) []vcjob.LifecyclePolicy {
-	n := rapid.IntRange(0, 3).Draw(t, owner+".policies")
-	star := rapid.IntRange(0, 4).Draw(t, owner+".star") == 0
-	usedEvents := map[vcjob.Event]bool{}
-	usedCodes := map[int32]bool{}
-	var out []vcjob.LifecyclePolicy
-	for i := 0; i < n; i++ {
-		label := fmt.Sprintf("%s.policy[%d]", owner, i)
-		p := vcjob.LifecyclePolicy{Action: rapid.SampledFrom(vcjob.PolicyActions()).Draw(t, label+".action")}
-		if rapid.IntRange(0, 3).Draw(t, label+".hasTimeout") == 0 {
-			p.Timeout = &metav1.Duration{Duration: time.Duration(rapid.IntRange(1, 60).Draw(t, label+".timeout")) * time.Second}
-		}
-		byEvent := rapid.Bool().Draw(t, label+".byEvent")
-		var events []vcjob.Event
-		switch {
-		case byEvent && star:
-			if !usedEvents[vcjob.AnyEvent] {
-				events = []vcjob.Event{vcjob.AnyEvent}
-			}
-		case byEvent:
-			var free []vcjob.Event
-			for _, e := range genPolicyEvents {
-				if !usedEvents[e] {
-					free = append(free, e)
-				}
-			}
-			if len(free) > 0 {
-				events = rapid.SliceOfNDistinct(rapid.SampledFrom(free), 1, min(2, len(free)), rapid.ID[vcjob.Event]).Draw(t, label+".events")
-			}
-		}
-		if len(events) > 0 {
-			for _, e := range events {
-				usedEvents[e] = true
-			}
-			// Event, Events, or both: Resolve reads them as one set.
-			switch rapid.IntRange(0, 2).Draw(t, label+".eventField") {
-			case 0:
-				p.Event, p.Events = events[0], events[1:]
-			case 1:
-				p.Events = events
-			default:
-				p.Event, p.Events = events[0], events
-			}
-			if len(p.Events) == 0 {
-				p.Events = nil
-			}
-		} else {
-			var free []int32
-			for _, c := range genExitCodes {
-				if !usedCodes[c] {
-					free = append(free, c)
-				}
-			}
-			if len(free) == 0 {
-				continue
-			}
-			code := rapid.SampledFrom(free).Draw(t, label+".exitCode")
-			usedCodes[code] = true
-			p.ExitCode = &code
-		}
-		out = append(out, p)
-	}
-	return out
-}
+// genJob is the library's exported generator of valid jobs (rapidgen.Job),
+// which started life here.
+func genJob() *rapid.Generator[*vcjob.Job] { return rapidgen.Job() }
 
 // opKind is what one step of a scenario does.
 type opKind int
