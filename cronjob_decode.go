@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
 
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 )
@@ -20,14 +19,7 @@ type CronJobTypeMismatchError struct {
 }
 
 func (e *CronJobTypeMismatchError) Error() string {
-	var parts []string
-	if e.APIVersion != APIVersion {
-		parts = append(parts, fmt.Sprintf("apiVersion is %s, expected %q", describeFound(e.APIVersion), APIVersion))
-	}
-	if e.Kind != CronJobKind {
-		parts = append(parts, fmt.Sprintf("kind is %s, expected %q", describeFound(e.Kind), CronJobKind))
-	}
-	return "not a Volcano CronJob: " + strings.Join(parts, "; ")
+	return typeMismatch(e.APIVersion, e.Kind, CronJobKind)
 }
 
 // DecodeCronJob decodes one CronJob manifest, YAML or JSON, as strictly as

@@ -48,14 +48,20 @@ type TypeMismatchError struct {
 }
 
 func (e *TypeMismatchError) Error() string {
+	return typeMismatch(e.APIVersion, e.Kind, JobKind)
+}
+
+// typeMismatch says how a document's apiVersion and kind differ from a
+// batch.volcano.sh/v1alpha1 object of kind want.
+func typeMismatch(apiVersion, kind, want string) string {
 	var parts []string
-	if e.APIVersion != APIVersion {
-		parts = append(parts, fmt.Sprintf("apiVersion is %s, expected %q", describeFound(e.APIVersion), APIVersion))
+	if apiVersion != APIVersion {
+		parts = append(parts, fmt.Sprintf("apiVersion is %s, expected %q", describeFound(apiVersion), APIVersion))
 	}
-	if e.Kind != JobKind {
-		parts = append(parts, fmt.Sprintf("kind is %s, expected %q", describeFound(e.Kind), JobKind))
+	if kind != want {
+		parts = append(parts, fmt.Sprintf("kind is %s, expected %q", describeFound(kind), want))
 	}
-	return "not a Volcano Job: " + strings.Join(parts, "; ")
+	return "not a Volcano " + want + ": " + strings.Join(parts, "; ")
 }
 
 func describeFound(s string) string {
