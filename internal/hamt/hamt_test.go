@@ -1,0 +1,138 @@
+package hamt
+
+import (
+	"fmt"
+	"maps"
+	"testing"
+
+	"pgregory.net/rapid"
+)
+
+// model checks a Map against a Go map through random sets and deletes,
+// with every old version kept and re-checked: a persistent map must never
+// change once made. hashOf replaces the hash so that tests can force
+// shared prefixes and full collisions.
+func model(t *rapid.T, hashOf func(string) uint64) {
+	type version struct {
+		m    Map[int]
+		want map[string]int
+	}
+	var m Map[int]
+	want := map[string]int{}
+	var versions []version
+	keys := rapid.SampledFrom([]string{"", "a", "b", "c", "job-w-0", "job-w-1", "job-w-2", "job-w-10", "job-w-11", "x", "yy", "zzz", "job-ps-0"})
+	for i := range rapid.IntRange(0, 60).Draw(t, "ops") {
+		k := keys.Draw(t, fmt.Sprintf("key%d", i))
+		if rapid.Bool().Draw(t, fmt.Sprintf("set%d", i)) {
+			added := false
+			root := m.root
+			if root == nil {
+				root = newLevel[int](nil)
+			}
+			m.root = set(root, 0, hashOf(k), k, i, &added, hashOf)
+			if added {
+				m.n++
+			}
+			if _, had := want[k]; had == added {
+				t.Fatalf("set %q: added=%v but key present=%v", k, added, had)
+			}
+			want[k] = i
+		} else {
+			root, removed := m.root, false
+			if root != nil {
+				root, removed = del(m.root, 0, hashOf(k), k)
+			}
+			if _, had := want[k]; had != removed {
+				t.Fatalf("delete %q: removed=%v but key present=%v", k, removed, had)
+			}
+			if removed {
+				m.root, m.n = root, m.n-1
+			}
+			delete(want, k)
+		}
+		versions = append(versions, version{m, maps.Clone(want)})
+		for vi, v := range versions {
+			check(t, fmt.Sprintf("version %d after op %d", vi, i), v.m, v.want, hashOf)
+		}
+	}
+}
+
+func check(t *rapid.T, what string, m Map[int], want map[string]int, hashOf func(string) uint64) {
+	if m.Len() != len(want) {
+		t.Fatalf("%s: Len %d, want %d", what, m.Len(), len(want))
+	}
+	got := map[string]int{}
+	for k, v := range m.All() {
+		if _, dup := got[k]; dup {
+			t.Fatalf("%s: All yields %q twice", what, k)
+		}
+		got[k] = v
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("%s: All gives %v, want %v", what, got, want)
+	}
+	for _, k := range []string{"", "a", "b", "c", "job-w-0", "job-w-1", "job-w-2", "job-w-10", "job-w-11", "x", "yy", "zzz", "job-ps-0", "absent"} {
+		v, ok := get(m.root, hashOf(k), k)
+		w, wok := want[k]
+		if ok != wok || v != w {
+			t.Fatalf("%s: Get(%q) = %d,%v, want %d,%v", what, k, v, ok, w, wok)
+		}
+	}
+}
+
+func TestMapMatchesGoMap(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) { model(t, hash) })
+}
+
+// Hashes that agree on their low bits share trie levels; equal hashes go
+// to collision levels past the last bit.
+func TestMapSharedPrefixes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) { model(t, func(s string) uint64 { return hash(s) << 40 }) })
+}
+
+func TestMapFullCollisions(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) { model(t, func(s string) uint64 { return uint64(len(s) % 2) }) })
+}
+
+func TestMapPublicAPI(t *testing.T) {
+	var m Map[string]
+	a := m.Set("p-0", "zero").Set("p-1", "one")
+	b := a.Set("p-1", "uno").Delete("p-0")
+	if v, ok := a.Get("p-1"); !ok || v != "one" {
+		t.Fatalf("a[p-1] = %q,%v after b was made from a", v, ok)
+	}
+	if _, ok := b.Get("p-0"); ok || b.Len() != 1 {
+		t.Fatalf("b holds p-0 or has %d entries", b.Len())
+	}
+	if m.Len() != 0 {
+		t.Fatal("the zero map changed")
+	}
+	if b.Delete("absent").Len() != 1 {
+		t.Fatal("deleting an absent key changed the length")
+	}
+	n := 0
+	for range a.All() {
+		n++
+		break
+	}
+	if n != 1 {
+		t.Fatal("All kept yielding after the loop stopped")
+	}
+}
+
+func BenchmarkSet(b *testing.B) {
+	for _, n := range []int{100, 10000} {
+		b.Run(fmt.Sprint("n=", n), func(b *testing.B) {
+			var m Map[int]
+			keys := make([]string, n)
+			for i := range keys {
+				keys[i] = fmt.Sprint("big-worker-", i)
+				m = m.Set(keys[i], i)
+			}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				m = m.Set(keys[i%n], i)
+			}
+		})
+	}
+}
