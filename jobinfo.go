@@ -2,28 +2,49 @@ package vcjob
 
 import (
 	"fmt"
+	"iter"
+	"sort"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/vcjob/vcjob/internal/hamt"
 )
 
 // JobInfo is a job with the pods the controller knows of, grouped by task
-// name (the pod's volcano.sh/task-spec annotation) and then by pod name.
-// Job may be nil while only pods are known.
+// name (the pod's volcano.sh/task-spec annotation) and then by pod name,
+// with the counts the plans read kept up to date as pods come and go (see
+// TaskPods).
+//
+// A JobInfo is built from persistent maps: Clone is O(1) and AddPod,
+// DeletePod and SetJob cost O(log pods), changing only the JobInfo they
+// are called on. The Job and the pods are shared between clones, as
+// objects from an informer are, and must not be changed in place: replace
+// them. A JobInfo is not safe for concurrent writes.
+//
+// +k8s:deepcopy-gen=false
 type JobInfo struct {
 	Namespace string
 	Name      string
-	Job       *Job
-	Pods      map[string]map[string]*corev1.Pod
+	// Job may be nil while only pods are known. Change it with SetJob, so
+	// that the counts follow a change of job name or replicas; when it was
+	// assigned directly and its shape moved, readers recount from the pods
+	// (correct, but O(pods) per read).
+	Job *Job
+
+	tasks hamt.Map[*TaskPods]
+	npods int
+	shape shape
 }
 
 // NewJobInfo returns a job info for job and pods. Pods without a task-spec
 // annotation are refused with an error naming the pod.
 func NewJobInfo(job *Job, pods ...*corev1.Pod) (*JobInfo, error) {
-	ji := &JobInfo{Job: job, Pods: map[string]map[string]*corev1.Pod{}}
+	ji := &JobInfo{}
 	if job != nil {
 		ji.Namespace, ji.Name = job.Namespace, job.Name
 	}
+	ji.SetJob(job)
 	for _, p := range pods {
 		if err := ji.AddPod(p); err != nil {
 			return nil, err
@@ -32,67 +53,198 @@ func NewJobInfo(job *Job, pods ...*corev1.Pod) (*JobInfo, error) {
 	return ji, nil
 }
 
+// SetJob replaces the job. When its name or its tasks' replicas differ
+// from the last job's, every task is recounted (O(pods)); otherwise it
+// costs O(tasks).
+func (ji *JobInfo) SetJob(job *Job) {
+	ji.Job = job
+	if ji.shape.matches(job) {
+		return
+	}
+	ji.shape = shapeOf(job)
+	for name, tp := range ji.tasks.All() {
+		ji.tasks = ji.tasks.Set(name, recount(ji.shape, name, tp.pods))
+	}
+}
+
 // AddPod files pod under its task, replacing a pod of the same name.
 func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
 	task, ok := pod.Annotations[TaskSpecKey]
 	if !ok {
 		return fmt.Errorf("pod %s/%s: no %s annotation", pod.Namespace, pod.Name, TaskSpecKey)
 	}
-	if ji.Pods == nil {
-		ji.Pods = map[string]map[string]*corev1.Pod{}
+	ji.fresh()
+	tp, _ := ji.tasks.Get(task)
+	next := tp.with(ji.shape, task, pod)
+	if next.pods.Len() > tp.Len() {
+		ji.npods++
 	}
-	if ji.Pods[task] == nil {
-		ji.Pods[task] = map[string]*corev1.Pod{}
-	}
-	ji.Pods[task][pod.Name] = pod
+	ji.tasks = ji.tasks.Set(task, next)
 	return nil
 }
 
-// DeletePod removes pod from its task; a task left empty is removed too.
+// DeletePod removes pod (by its task and name) from its task; a task left
+// empty is removed too.
 func (ji *JobInfo) DeletePod(pod *corev1.Pod) {
 	task := pod.Annotations[TaskSpecKey]
-	if pods, ok := ji.Pods[task]; ok {
-		delete(pods, pod.Name)
-		if len(pods) == 0 {
-			delete(ji.Pods, task)
+	ji.fresh()
+	tp, ok := ji.tasks.Get(task)
+	if !ok {
+		return
+	}
+	next, removed := tp.without(ji.shape, task, pod.Name)
+	if !removed {
+		return
+	}
+	ji.npods--
+	if next.Len() == 0 {
+		ji.tasks = ji.tasks.Delete(task)
+		return
+	}
+	ji.tasks = ji.tasks.Set(task, next)
+}
+
+// fresh recounts when Job was assigned directly and its shape moved, so
+// that writes keep the counts exact.
+func (ji *JobInfo) fresh() {
+	if !ji.shape.matches(ji.Job) {
+		ji.SetJob(ji.Job)
+	}
+}
+
+// Task returns the pods of task with their counts; a task without pods
+// gives an empty TaskPods. The result is read-only and stays as it is when
+// the JobInfo moves on.
+func (ji *JobInfo) Task(task string) *TaskPods {
+	tp, ok := ji.tasks.Get(task)
+	if !ok {
+		return &TaskPods{}
+	}
+	if !ji.shape.matches(ji.Job) {
+		return recount(shapeOf(ji.Job), task, tp.pods)
+	}
+	return tp
+}
+
+// TaskNames lists the tasks that have pods, sorted.
+func (ji *JobInfo) TaskNames() []string {
+	out := make([]string, 0, ji.tasks.Len())
+	for name := range ji.tasks.All() {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Pods yields every pod with its task, tasks in name order.
+func (ji *JobInfo) Pods() iter.Seq2[string, *corev1.Pod] {
+	return func(yield func(string, *corev1.Pod) bool) {
+		for _, task := range ji.TaskNames() {
+			tp, _ := ji.tasks.Get(task)
+			for _, p := range tp.pods.All() {
+				if !yield(task, p) {
+					return
+				}
+			}
 		}
 	}
 }
 
 // Pod returns the named pod of task, or nil.
 func (ji *JobInfo) Pod(task, name string) *corev1.Pod {
-	return ji.Pods[task][name]
+	tp, ok := ji.tasks.Get(task)
+	if !ok {
+		return nil
+	}
+	return tp.Get(name)
 }
 
 // PodCount is the number of pods the job info holds.
-func (ji *JobInfo) PodCount() int {
-	n := 0
-	for _, pods := range ji.Pods {
-		n += len(pods)
-	}
-	return n
+func (ji *JobInfo) PodCount() int { return ji.npods }
+
+// Clone returns a job info that shares everything with ji and moves on
+// independently: O(1). The job and pods stay shared and read-only.
+func (ji *JobInfo) Clone() *JobInfo {
+	out := *ji
+	return &out
 }
 
-// Clone copies the job and the pod maps; the pods themselves are deep
-// copies too, so the clone can be changed freely.
-func (ji *JobInfo) Clone() *JobInfo {
-	out := &JobInfo{Namespace: ji.Namespace, Name: ji.Name, Pods: make(map[string]map[string]*corev1.Pod, len(ji.Pods))}
-	if ji.Job != nil {
-		out.Job = ji.Job.DeepCopy()
+// shape is what a task's counts depend on besides its pods: the job's name
+// and each task's replicas (the first task of a name, as Job.Task finds).
+type shape struct {
+	hasJob bool
+	job    string
+	tasks  []taskShape
+}
+
+type taskShape struct {
+	name     string
+	replicas int32
+}
+
+func shapeOf(job *Job) shape {
+	if job == nil {
+		return shape{}
 	}
-	for task, pods := range ji.Pods {
-		m := make(map[string]*corev1.Pod, len(pods))
-		for name, p := range pods {
-			m[name] = p.DeepCopy()
+	s := shape{hasJob: true, job: job.Name, tasks: make([]taskShape, len(job.Spec.Tasks))}
+	for i, t := range job.Spec.Tasks {
+		s.tasks[i] = taskShape{t.Name, t.Replicas}
+	}
+	return s
+}
+
+func (s shape) matches(job *Job) bool {
+	if job == nil {
+		return !s.hasJob
+	}
+	if !s.hasJob || s.job != job.Name || len(s.tasks) != len(job.Spec.Tasks) {
+		return false
+	}
+	for i, t := range job.Spec.Tasks {
+		if s.tasks[i] != (taskShape{t.Name, t.Replicas}) {
+			return false
 		}
-		out.Pods[task] = m
 	}
-	return out
+	return true
+}
+
+// replicas is the replica count the task's pods are ranged against, and
+// false for a task the job does not have (or no job).
+func (s shape) replicas(task string) (int32, bool) {
+	for _, t := range s.tasks {
+		if t.name == task {
+			return t.replicas, true
+		}
+	}
+	return 0, false
 }
 
 // PodName is the name of a task's pod at index: <job>-<task>-<index>.
 func PodName(job, task string, index int) string {
 	return job + "-" + task + "-" + strconv.Itoa(index)
+}
+
+// PodNameIndex is PodName read backwards: the index i for which name is
+// PodName(job, task, i), and false when there is none.
+func PodNameIndex(name, job, task string) (int, bool) {
+	p := len(job) + 1 + len(task) + 1
+	if len(name) <= p || name[:len(job)] != job || name[len(job)] != '-' ||
+		name[len(job)+1:p-1] != task || name[p-1] != '-' {
+		return 0, false
+	}
+	digits := name[p:]
+	if len(digits) > 10 || (len(digits) > 1 && digits[0] == '0') {
+		return 0, false
+	}
+	i := 0
+	for j := 0; j < len(digits); j++ {
+		c := digits[j]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		i = i*10 + int(c-'0')
+	}
+	return i, true
 }
 
 // PodIndex reads a pod's task index from its volcano.sh/task-index label or

@@ -9,7 +9,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/partition"
 )
 
 // Errors the cache returns; they are wrapped with the job or pod they are
@@ -29,7 +28,18 @@ type entry struct {
 }
 
 // Cache holds jobs and their pods by namespace/name. It is safe for
-// concurrent use. Values going in are copied; values coming out are copies.
+// concurrent use.
+//
+// Jobs going in are copied. Pods going in are kept as they are, as an
+// informer's store keeps them: the caller hands them over and must not
+// change them afterwards (informer objects are never changed in place). A
+// pod update costs O(log pods) and keeps the job's counts (vcjob.TaskPods)
+// up to date.
+//
+// Get returns a snapshot in O(1): a JobInfo built from persistent maps,
+// which stays as it was while the cache moves on, and which its caller may
+// change (AddPod, DeletePod, SetJob) without touching the cache. The job
+// and pods it holds are shared and read-only.
 type Cache struct {
 	mu   sync.RWMutex
 	jobs map[string]*entry
@@ -52,10 +62,10 @@ func (c *Cache) Add(job *vcjob.Job) error {
 		return fmt.Errorf("cache: add job %s: %w", key, ErrExists)
 	}
 	if e == nil {
-		e = &entry{info: &vcjob.JobInfo{Namespace: job.Namespace, Name: job.Name, Pods: map[string]map[string]*corev1.Pod{}}}
+		e = &entry{info: &vcjob.JobInfo{Namespace: job.Namespace, Name: job.Name}}
 		c.jobs[key] = e
 	}
-	e.info.Job = job.DeepCopy()
+	e.info.SetJob(job.DeepCopy())
 	e.deleted = false
 	return nil
 }
@@ -79,7 +89,7 @@ func (c *Cache) Update(job *vcjob.Job) error {
 	} else if older {
 		return fmt.Errorf("cache: update job %s: resourceVersion %s, cached %s: %w", key, job.ResourceVersion, e.info.Job.ResourceVersion, ErrStale)
 	}
-	e.info.Job = job.DeepCopy()
+	e.info.SetJob(job.DeepCopy())
 	return nil
 }
 
@@ -116,9 +126,10 @@ func (c *Cache) Delete(job *vcjob.Job) error {
 	return nil
 }
 
-// Get returns a snapshot of the job info under key (namespace/name): the
-// caller may change it freely. A job only its pods are known of, or one
-// that was deleted, is ErrNotFound.
+// Get returns a snapshot of the job info under key (namespace/name), in
+// O(1): the caller may change it (not the objects it shares) without
+// touching the cache. A job only its pods are known of, or one that was
+// deleted, is ErrNotFound.
 func (c *Cache) Get(key string) (*vcjob.JobInfo, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -168,10 +179,10 @@ func (c *Cache) AddPod(pod *corev1.Pod) error {
 	defer c.mu.Unlock()
 	e := c.jobs[key]
 	if e == nil {
-		e = &entry{info: &vcjob.JobInfo{Namespace: pod.Namespace, Name: pod.Annotations[vcjob.JobNameKey], Pods: map[string]map[string]*corev1.Pod{}}}
+		e = &entry{info: &vcjob.JobInfo{Namespace: pod.Namespace, Name: pod.Annotations[vcjob.JobNameKey]}}
 		c.jobs[key] = e
 	}
-	return e.info.AddPod(pod.DeepCopy())
+	return e.info.AddPod(pod)
 }
 
 // UpdatePod replaces a cached pod (adding it if it was unknown).
@@ -254,7 +265,8 @@ func (c *Cache) TaskFailed(key, task string) bool {
 }
 
 // Partition returns the pods of a partition of a task of the cached job,
-// sorted by name: those whose volcano.sh/partition-id label is id.
+// sorted by name: those whose volcano.sh/partition-id label is id. The
+// pods are shared: do not change them.
 func (c *Cache) Partition(key, task, id string) ([]*corev1.Pod, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -262,9 +274,5 @@ func (c *Cache) Partition(key, task, id string) ([]*corev1.Pod, error) {
 	if e == nil || e.info.Job == nil || e.deleted {
 		return nil, fmt.Errorf("cache: job %s: %w", key, ErrNotFound)
 	}
-	var out []*corev1.Pod
-	for _, p := range partition.Members(e.info.Pods[task], id) {
-		out = append(out, p.DeepCopy())
-	}
-	return out, nil
+	return e.info.Task(task).Partition(id), nil
 }

@@ -49,8 +49,9 @@ func TestCacheRules(t *testing.T) {
 	t.Run("pods are grouped by task", func(t *testing.T) {
 		require.NoError(t, c.AddPod(testPod("j", "ps", 0, corev1.PodRunning)))
 		ji, _ := c.Get("ns/j")
-		assert.Len(t, ji.Pods["w"], 1)
-		assert.Len(t, ji.Pods["ps"], 1)
+		assert.Equal(t, 1, ji.Task("w").Len())
+		assert.Equal(t, 1, ji.Task("ps").Len())
+		assert.Equal(t, []string{"ps", "w"}, ji.TaskNames())
 	})
 	t.Run("a deleted job stays until its last pod is gone", func(t *testing.T) {
 		require.NoError(t, c.Delete(j))
@@ -132,15 +133,17 @@ func TestConcurrentAccess(t *testing.T) {
 				_ = c.Update(u)
 			}
 		}()
-		go func() { // reader: snapshots are changed freely
+		go func() { // reader: snapshots are changed freely, through their methods
 			defer wg.Done()
 			for i := 0; i < 50; i++ {
 				if ji, err := c.Get("ns/" + name); err == nil {
-					ji.Job.Status.Running++
-					for _, ps := range ji.Pods {
-						for _, p := range ps {
-							p.Status.Phase = corev1.PodFailed
-						}
+					job := ji.Job.DeepCopy()
+					job.Status.Running++
+					ji.SetJob(job)
+					for _, p := range ji.Pods() {
+						failed := p.DeepCopy()
+						failed.Status.Phase = corev1.PodFailed
+						_ = ji.AddPod(failed)
 					}
 				}
 				_ = c.TaskFailed("ns/"+name, "w")
@@ -153,8 +156,8 @@ func TestConcurrentAccess(t *testing.T) {
 		ji, err := c.Get(fmt.Sprintf("ns/j%d", j))
 		require.NoError(t, err)
 		assert.Equal(t, "19", ji.Job.ResourceVersion)
-		assert.Len(t, ji.Pods["w"], pods-7, "every third pod deleted")
-		for _, p := range ji.Pods["w"] {
+		assert.Equal(t, pods-7, ji.Task("w").Len(), "every third pod deleted")
+		for _, p := range ji.Task("w").All() {
 			assert.Equal(t, corev1.PodRunning, p.Status.Phase, "readers' changes never reach the cache")
 		}
 	}
@@ -185,11 +188,13 @@ func TestSnapshotIsolation(t *testing.T) {
 				_ = c.Update(u)
 			case 3:
 				if ji, err := c.Get("ns/j"); err == nil {
-					ji.Job.Spec.MinAvailable = 99
-					for _, ps := range ji.Pods {
-						for _, pp := range ps {
-							pp.Labels["mutated"] = "yes"
-						}
+					job := ji.Job.DeepCopy()
+					job.Spec.MinAvailable = 99
+					ji.SetJob(job)
+					for _, pp := range ji.Pods() {
+						m := pp.DeepCopy()
+						m.Labels["mutated"] = "yes"
+						_ = ji.AddPod(m)
 					}
 				}
 			}
@@ -200,10 +205,8 @@ func TestSnapshotIsolation(t *testing.T) {
 		now, err := c.Get("ns/j")
 		require.NoError(t, err)
 		assert.NotEqual(t, int32(99), now.Job.Spec.MinAvailable, "a caller's change reached the cache")
-		for _, ps := range now.Pods {
-			for _, pp := range ps {
-				assert.NotContains(t, pp.Labels, "mutated")
-			}
+		for _, pp := range now.Pods() {
+			assert.NotContains(t, pp.Labels, "mutated")
 		}
 	})
 }

@@ -19,7 +19,7 @@ func PodRequest(pod *corev1.Pod) (vcjob.Request, bool) {
 	if pod == nil {
 		return vcjob.Request{}, false
 	}
-	owner := metav1.GetControllerOf(pod)
+	owner := metav1.GetControllerOfNoCopy(pod)
 	if owner == nil || owner.APIVersion != vcjob.APIVersion || owner.Kind != vcjob.JobKind {
 		return vcjob.Request{}, false
 	}

@@ -1,8 +1,6 @@
 package cache
 
 import (
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/vcjob/vcjob"
 )
 
@@ -20,13 +18,7 @@ func TaskCompleted(ji *vcjob.JobInfo, task string) bool {
 	if t == nil || t.Replicas <= 0 {
 		return false
 	}
-	var succeeded int32
-	for _, p := range ji.Pods[task] {
-		if p.Status.Phase == corev1.PodSucceeded {
-			succeeded++
-		}
-	}
-	return succeeded >= t.Replicas
+	return ji.Task(task).Counts().Succeeded >= t.Replicas
 }
 
 // TaskFailed reports whether a task has used up its retries: the restart
@@ -45,17 +37,5 @@ func TaskFailed(ji *vcjob.JobInfo, task string) bool {
 	if max == 0 {
 		max = DefaultTaskMaxRetry
 	}
-	var restarts int32
-	for _, p := range ji.Pods[task] {
-		if p.Status.Phase != corev1.PodRunning && p.Status.Phase != corev1.PodPending {
-			continue
-		}
-		for _, cs := range p.Status.InitContainerStatuses {
-			restarts += cs.RestartCount
-		}
-		for _, cs := range p.Status.ContainerStatuses {
-			restarts += cs.RestartCount
-		}
-	}
-	return restarts >= max
+	return ji.Task(task).Counts().Restarts >= max
 }

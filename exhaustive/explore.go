@@ -491,10 +491,8 @@ func (w *world) checked(do func() worker.Record) {
 	var pods []*corev1.Pod
 	if w.seen != nil {
 		before = w.seen.Job
-		for _, byName := range w.seen.Pods {
-			for _, p := range byName {
-				pods = append(pods, p)
-			}
+		for _, p := range w.seen.Pods() {
+			pods = append(pods, p)
 		}
 		sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 	}

@@ -1,6 +1,7 @@
 package partition
 
 import (
+	"iter"
 	"sort"
 	"strconv"
 
@@ -26,8 +27,10 @@ func OfPod(pod *corev1.Pod) (string, bool) {
 }
 
 // Members returns the pods of a task that carry partition id, sorted by
-// name. An empty id has no members.
-func Members(pods map[string]*corev1.Pod, id string) []*corev1.Pod {
+// name, by walking them all. An empty id has no members. A JobInfo keeps
+// the members of each partition: vcjob.TaskPods.Partition reads them
+// without a walk.
+func Members(pods iter.Seq2[string, *corev1.Pod], id string) []*corev1.Pod {
 	if id == "" {
 		return nil
 	}
@@ -43,7 +46,7 @@ func Members(pods map[string]*corev1.Pod, id string) []*corev1.Pod {
 
 // Group splits a task's pods by partition id; pods without the label are
 // left out.
-func Group(pods map[string]*corev1.Pod) map[string][]*corev1.Pod {
+func Group(pods iter.Seq2[string, *corev1.Pod]) map[string][]*corev1.Pod {
 	out := map[string][]*corev1.Pod{}
 	for _, p := range pods {
 		if id, ok := OfPod(p); ok {

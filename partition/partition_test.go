@@ -1,6 +1,7 @@
 package partition_test
 
 import (
+	"maps"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -53,17 +54,17 @@ func TestMembersAndGroup(t *testing.T) {
 		"j-w-3": labelled("j-w-3", "1"), "j-w-2": labelled("j-w-2", "1"),
 		"j-w-9": labelled("j-w-9", ""),
 	}
-	got := partition.Members(pods, "1")
+	got := partition.Members(maps.All(pods), "1")
 	if len(got) != 2 || got[0].Name != "j-w-2" || got[1].Name != "j-w-3" {
 		t.Errorf("Members(1) = %v, want j-w-2, j-w-3 in name order", got)
 	}
-	if got := partition.Members(pods, ""); got != nil {
+	if got := partition.Members(maps.All(pods), ""); got != nil {
 		t.Errorf("an empty id has no members, got %v", got)
 	}
-	if got := partition.Members(pods, "7"); len(got) != 0 {
+	if got := partition.Members(maps.All(pods), "7"); len(got) != 0 {
 		t.Errorf("unknown id: %v", got)
 	}
-	g := partition.Group(pods)
+	g := partition.Group(maps.All(pods))
 	if len(g) != 2 || len(g["0"]) != 2 || len(g["1"]) != 2 {
 		t.Errorf("Group = %v; a pod without the label is left out", g)
 	}

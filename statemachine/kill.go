@@ -68,14 +68,13 @@ func planKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
 	if job.Status.RetryCount >= job.Spec.MaxRetry-1 {
 		retain = RetainSoft
 	}
-	for _, pods := range ji.Pods {
-		for _, pod := range pods {
-			switch {
-			case pod.DeletionTimestamp != nil:
-				p.terminating++
-			case !retain.Keeps(pod.Status.Phase):
-				p.Delete = append(p.Delete, pod)
-			}
+	// A whole-job kill looks at every pod: what it deletes is most of them.
+	for _, pod := range ji.Pods() {
+		switch {
+		case pod.DeletionTimestamp != nil:
+			p.terminating++
+		case !retain.Keeps(pod.Status.Phase):
+			p.Delete = append(p.Delete, pod)
 		}
 	}
 	sortPods(p.Delete)
@@ -93,7 +92,7 @@ func PlanKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
 
 // PlanKillTargetWith is PlanKillTarget with the job's plugins.
 func PlanKillTargetWith(ji *vcjob.JobInfo, target vcjob.Target, opts PlanOptions) *KillPlan {
-	p := planKillTarget(ji, target)
+	p := planKillTarget(ji, target, opts.Recount)
 	p.runOnJobDelete(opts)
 	return p
 }
@@ -115,7 +114,7 @@ func (p *KillPlan) runOnJobDelete(opts PlanOptions) {
 	}
 }
 
-func planKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
+func planKillTarget(ji *vcjob.JobInfo, target vcjob.Target, recount bool) *KillPlan {
 	job := ji.Job
 	p := &KillPlan{Target: target, job: job}
 	if job.DeletionTimestamp != nil {
@@ -125,16 +124,18 @@ func planKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
 	var pods []*corev1.Pod
 	switch target.Level {
 	case vcjob.TaskLevel:
-		for _, pod := range ji.Pods[target.TaskName] {
-			pods = append(pods, pod)
-		}
+		pods = ji.Task(target.TaskName).Sorted()
 	case vcjob.PodLevel:
-		if pod := ji.Pods[target.TaskName][target.PodName]; pod != nil {
+		if pod := ji.Pod(target.TaskName, target.PodName); pod != nil {
 			pods = append(pods, pod)
 		}
 	case vcjob.PartitionLevel:
 		task := job.Task(target.TaskName)
-		pods = partition.Members(ji.Pods[target.TaskName], target.PartitionID)
+		if recount {
+			pods = partition.Members(ji.Task(target.TaskName).All(), target.PartitionID)
+		} else {
+			pods = ji.Task(target.TaskName).Partition(target.PartitionID)
+		}
 		if task == nil || task.PartitionPolicy == nil || len(pods) == 0 {
 			p.Noop = true
 			return p
@@ -184,7 +185,7 @@ func (p *KillPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 	if p.BumpVersion {
 		status.Version++
 	}
-	c.apply(&status)
+	c.apply(&status, status.TaskStatusCount)
 	out := Outcome{DeletePodGroup: p.DeletePodGroup, Write: true}
 	if update != nil && update(&status) {
 		enterPhase(&status, now)

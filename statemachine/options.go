@@ -14,6 +14,11 @@ import (
 type PlanOptions struct {
 	Plugins    []plugins.Plugin
 	Priorities podgroup.PriorityLookup
+	// Recount plans by walking every pod of the job, as Volcano's
+	// controller does, instead of reading the counts the job info keeps
+	// (vcjob.TaskPods). The answers are the same; the walk is the oracle
+	// the counted plans are tested against, and costs O(pods) per plan.
+	Recount bool
 }
 
 // Claim is a volume claim a job's pods mount. Spec is set for a claim the

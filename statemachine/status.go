@@ -11,7 +11,14 @@ import (
 // counts are the pod counts a call writes into the status.
 type counts struct {
 	pending, running, succeeded, failed, unknown, terminating int32
-	tasks                                                     map[string]vcjob.TaskState
+	// tasks holds the per-task counts, each task once, for the tasks that
+	// have a pod counted.
+	tasks []taskCount
+}
+
+type taskCount struct {
+	name   string
+	phases vcjob.PhaseCounts
 }
 
 // add counts pod by its phase, overall and under its task.
@@ -32,22 +39,98 @@ func (c *counts) addPhase(task string, phase corev1.PodPhase) {
 	default:
 		c.unknown++
 	}
-	if c.tasks == nil {
-		c.tasks = map[string]vcjob.TaskState{}
-	}
-	ts, ok := c.tasks[task]
-	if !ok {
-		ts = vcjob.TaskState{Phase: map[corev1.PodPhase]int32{}}
-		c.tasks[task] = ts
-	}
-	ts.Phase[phase]++
+	c.task(task).Add(phase, 1)
 }
 
-// apply writes the counts into status, replacing the old ones.
-func (c *counts) apply(s *vcjob.JobStatus) {
+// addCounts counts a task's pods already counted by phase.
+func (c *counts) addCounts(task string, pc *vcjob.PhaseCounts) {
+	if pc.Total() == 0 {
+		return
+	}
+	c.pending += pc.Pending
+	c.running += pc.Running
+	c.succeeded += pc.Succeeded
+	c.failed += pc.Failed
+	c.unknown += pc.Unknown
+	t := c.task(task)
+	t.Pending += pc.Pending
+	t.Running += pc.Running
+	t.Succeeded += pc.Succeeded
+	t.Failed += pc.Failed
+	t.Unknown += pc.Unknown
+	for phase, n := range pc.Other {
+		c.unknown += n
+		t.Add(phase, n)
+	}
+}
+
+func (c *counts) task(name string) *vcjob.PhaseCounts {
+	for i := range c.tasks {
+		if c.tasks[i].name == name {
+			return &c.tasks[i].phases
+		}
+	}
+	c.tasks = append(c.tasks, taskCount{name: name})
+	return &c.tasks[len(c.tasks)-1].phases
+}
+
+// apply writes the counts into status, replacing the old ones. The task
+// counts map of was, the stored status, is kept when it already holds
+// exactly these counts, so an unchanged status costs no new map.
+func (c *counts) apply(s *vcjob.JobStatus, was map[string]vcjob.TaskState) {
 	s.Pending, s.Running, s.Succeeded, s.Failed, s.Unknown, s.Terminating =
 		c.pending, c.running, c.succeeded, c.failed, c.unknown, c.terminating
-	s.TaskStatusCount = c.tasks
+	if c.sameTasks(was) {
+		s.TaskStatusCount = was
+		return
+	}
+	s.TaskStatusCount = nil
+	if len(c.tasks) == 0 {
+		return
+	}
+	s.TaskStatusCount = make(map[string]vcjob.TaskState, len(c.tasks))
+	for _, t := range c.tasks {
+		m := map[corev1.PodPhase]int32{}
+		for phase, n := range t.phases.ByPhase() {
+			m[phase] = n
+		}
+		s.TaskStatusCount[t.name] = vcjob.TaskState{Phase: m}
+	}
+}
+
+// sameTasks reports whether m holds exactly the task counts of c: the same
+// tasks, each with the same phases and numbers.
+func (c *counts) sameTasks(m map[string]vcjob.TaskState) bool {
+	if len(m) != len(c.tasks) || m == nil && len(c.tasks) == 0 {
+		return len(m) == len(c.tasks) && m == nil
+	}
+	for _, t := range c.tasks {
+		ts, ok := m[t.name]
+		if !ok {
+			return false
+		}
+		n := 0
+		for phase, want := range ts.Phase {
+			if t.phases.Of(phase) != want || want == 0 {
+				return false
+			}
+			n++
+		}
+		if int32(n) != nonZero(&t.phases) {
+			return false
+		}
+	}
+	return true
+}
+
+func nonZero(pc *vcjob.PhaseCounts) int32 {
+	var n int32
+	for _, v := range [...]int32{pc.Pending, pc.Running, pc.Succeeded, pc.Failed, pc.Unknown} {
+		if v != 0 {
+			n++
+		}
+	}
+	return n + int32(len(pc.Other))
 }
 
 // AppendCondition records an entry into phase at now. An older condition

@@ -3,6 +3,7 @@ package statemachine
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -77,18 +78,21 @@ func PlanSyncWith(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts Pla
 		p.Noop = true
 		return p
 	}
-	// The plan works on its own copy: plugin hooks and claims record what
-	// the job controls in its status.
-	job := ji.Job.DeepCopy()
-	p.job = job
+	job := ji.Job
 	if job.Status.State.Phase == "" || job.Status.State.Phase == vcjob.Pending {
 		p.Initiate = true
-		if job.Status.State.Phase == "" {
-			job.Status.State.Phase = vcjob.Pending
-			job.Status.MinAvailable = job.Spec.MinAvailable
-			enterPhase(&job.Status, now)
-			p.InitStatus = job.Status.DeepCopy()
-		}
+	}
+	if p.Initiate || len(opts.Plugins) > 0 {
+		// The plan works on its own copy: plugin hooks and claims record
+		// what the job controls in its status.
+		job = job.DeepCopy()
+		p.job = job
+	}
+	if job.Status.State.Phase == "" {
+		job.Status.State.Phase = vcjob.Pending
+		job.Status.MinAvailable = job.Spec.MinAvailable
+		enterPhase(&job.Status, now)
+		p.InitStatus = job.Status.DeepCopy()
 	}
 	for _, pl := range opts.Plugins {
 		var objs plugins.Objects
@@ -115,72 +119,141 @@ func PlanSyncWith(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts Pla
 	}
 	for ti := range job.Spec.Tasks {
 		task := &job.Spec.Tasks[ti]
-		pods := ji.Pods[task.Name]
-		seen := make(map[string]bool, len(pods))
-		var create []*corev1.Pod
-		for i := 0; i < int(task.Replicas); i++ {
-			name := vcjob.PodName(job.Name, task.Name, i)
-			pod, ok := pods[name]
-			if !ok {
-				pod := RenderPod(job, task, i)
-				for _, pl := range opts.Plugins {
-					if err := pl.OnPodCreate(pod, job); err != nil {
-						p.Err = fmt.Errorf("plugin %s on pod %s: %w", pl.Name(), pod.Name, err)
-						return p
-					}
-				}
-				create = append(create, pod)
-				continue
-			}
-			seen[name] = true
-			if pod.DeletionTimestamp != nil {
-				p.c.terminating++
-				continue
-			}
-			// An out-of-sync pod inside the replica range is deleted and
-			// still counted by its phase: Volcano counts it twice, once
-			// here and once as terminating when the delete succeeds.
-			if pod.Annotations[vcjob.PodOutOfSyncKey] == "true" {
-				p.Delete = append(p.Delete, pod)
-			}
-			p.c.add(pod)
+		var missing []int
+		waiting := false
+		// The counts are taken against the first task of a name; a second
+		// task of the same name (which validation refuses) is walked.
+		if opts.Recount || ji.Job.Task(task.Name).Replicas != task.Replicas {
+			missing = p.walkTask(ji, job, task)
+		} else {
+			missing, waiting = p.countTask(ji, task, opts)
 		}
-		// Pods beyond the replica count go, even those already
-		// terminating; they count only as terminating.
-		for name, pod := range pods {
-			if !seen[name] {
-				p.Delete = append(p.Delete, pod)
-			}
+		if waiting {
+			p.Waiting = append(p.Waiting, task.Name)
+			continue
 		}
-		if len(create) > 0 {
-			if DependsOnMet(ji, task) {
-				p.Create = append(p.Create, create...)
-			} else {
-				p.Waiting = append(p.Waiting, task.Name)
-			}
+		if len(missing) == 0 {
+			continue
+		}
+		// Plugins see every missing pod, even of a task still waiting on
+		// its dependencies, as in Volcano.
+		create := p.render(job, task, missing, opts)
+		if p.Err != nil {
+			return p
+		}
+		if dependsOnMet(ji, task, opts.Recount) {
+			p.Create = append(p.Create, create...)
+		} else {
+			p.Waiting = append(p.Waiting, task.Name)
 		}
 	}
 	sortPods(p.Delete)
 	return p
 }
 
+// walkTask counts and sorts a task's pods by walking them, as Volcano does,
+// and returns the indices of its missing pods.
+func (p *SyncPlan) walkTask(ji *vcjob.JobInfo, job *vcjob.Job, task *vcjob.TaskSpec) []int {
+	pods := ji.Task(task.Name)
+	seen := make(map[string]bool, pods.Len())
+	var missing []int
+	for i := 0; i < int(task.Replicas); i++ {
+		name := vcjob.PodName(job.Name, task.Name, i)
+		pod := pods.Get(name)
+		if pod == nil {
+			missing = append(missing, i)
+			continue
+		}
+		seen[name] = true
+		if pod.DeletionTimestamp != nil {
+			p.c.terminating++
+			continue
+		}
+		// An out-of-sync pod inside the replica range is deleted and still
+		// counted by its phase: Volcano counts it twice, once here and once
+		// as terminating when the delete succeeds.
+		if pod.Annotations[vcjob.PodOutOfSyncKey] == "true" {
+			p.Delete = append(p.Delete, pod)
+		}
+		p.c.add(pod)
+	}
+	// Pods beyond the replica count go, even those already terminating;
+	// they count only as terminating.
+	for name, pod := range pods.All() {
+		if !seen[name] {
+			p.Delete = append(p.Delete, pod)
+		}
+	}
+	return missing
+}
+
+// countTask is walkTask read from the task's counts: O(1) unless pods are
+// missing. Missing pods are looked for (O(replicas)) only when they are to
+// be rendered; waiting reports a task held back by dependsOn, whose pods
+// need no rendering when there are no plugins to see them.
+func (p *SyncPlan) countTask(ji *vcjob.JobInfo, task *vcjob.TaskSpec, opts PlanOptions) (missing []int, waiting bool) {
+	tp := ji.Task(task.Name)
+	c := tp.Counts()
+	p.c.terminating += c.Terminating
+	p.c.addCounts(task.Name, &c.Phases)
+	p.Delete = append(p.Delete, tp.OutOfSync()...)
+	p.Delete = append(p.Delete, tp.Excess()...)
+	if c.InRange >= task.Replicas {
+		return nil, false
+	}
+	if len(opts.Plugins) == 0 && !dependsOnMet(ji, task, false) {
+		return nil, true
+	}
+	for i := 0; i < int(task.Replicas); i++ {
+		if tp.Get(vcjob.PodName(ji.Job.Name, task.Name, i)) == nil {
+			missing = append(missing, i)
+		}
+	}
+	return missing, false
+}
+
+// render makes the pods at the missing indices and runs the plugins'
+// OnPodCreate on each.
+func (p *SyncPlan) render(job *vcjob.Job, task *vcjob.TaskSpec, missing []int, opts PlanOptions) []*corev1.Pod {
+	out := make([]*corev1.Pod, 0, len(missing))
+	for _, i := range missing {
+		pod := RenderPod(job, task, i)
+		for _, pl := range opts.Plugins {
+			if err := pl.OnPodCreate(pod, job); err != nil {
+				p.Err = fmt.Errorf("plugin %s on pod %s: %w", pl.Name(), pod.Name, err)
+				return nil
+			}
+		}
+		out = append(out, pod)
+	}
+	return out
+}
+
 // DependsOnMet reports whether task's dependencies are ready: with
 // iteration any and more than one name, any one of them; otherwise all.
 func DependsOnMet(ji *vcjob.JobInfo, task *vcjob.TaskSpec) bool {
+	return dependsOnMet(ji, task, false)
+}
+
+func dependsOnMet(ji *vcjob.JobInfo, task *vcjob.TaskSpec, recount bool) bool {
 	if task.DependsOn == nil {
 		return true
+	}
+	ready := TaskReady
+	if recount {
+		ready = taskReadyWalk
 	}
 	d := task.DependsOn
 	if len(d.Name) > 1 && d.Iteration == vcjob.IterationAny {
 		for _, name := range d.Name {
-			if TaskReady(ji, name) {
+			if ready(ji, name) {
 				return true
 			}
 		}
 		return false
 	}
 	for _, name := range d.Name {
-		if !TaskReady(ji, name) {
+		if !ready(ji, name) {
 			return false
 		}
 	}
@@ -197,9 +270,19 @@ func TaskReady(ji *vcjob.JobInfo, name string) bool {
 	if task == nil {
 		return false
 	}
+	return task.MinAvailable == nil || ji.Task(name).Counts().Ready >= *task.MinAvailable
+}
+
+// taskReadyWalk is TaskReady by walking the task's pods.
+func taskReadyWalk(ji *vcjob.JobInfo, name string) bool {
+	task := ji.Job.Task(name)
+	if task == nil {
+		return false
+	}
+	pods := ji.Task(name)
 	var ready int32
 	for i := 0; i < int(task.Replicas); i++ {
-		pod := ji.Pods[name][vcjob.PodName(ji.Job.Name, name, i)]
+		pod := pods.Get(vcjob.PodName(ji.Job.Name, name, i))
 		if pod == nil {
 			continue
 		}
@@ -227,15 +310,17 @@ func allContainersReady(pod *corev1.Pod) bool {
 // Complete computes the status once the pod operations are done; failed
 // maps the name of each pod whose create or delete failed to its error.
 func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, now metav1.Time) Outcome {
-	stored := p.job.Status.DeepCopy()
+	// stored is read, never changed: the status built here shares its
+	// conditions and maps until a change replaces them.
+	stored := &p.job.Status
 	if p.Noop {
-		return Outcome{Status: *stored}
+		return Outcome{Status: *stored.DeepCopy()}
 	}
 	if p.Err != nil {
-		return Outcome{Status: *stored, Err: p.Err}
+		return Outcome{Status: *stored.DeepCopy(), Err: p.Err}
 	}
 	if !p.Reconcile {
-		status := *stored.DeepCopy()
+		status := *stored
 		out := Outcome{}
 		if update != nil && update(&status) {
 			enterPhase(&status, now)
@@ -245,7 +330,7 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		return out
 	}
 	c := p.c
-	c.tasks = cloneTaskCounts(p.c.tasks)
+	c.tasks = slices.Clone(p.c.tasks)
 	var errs []error
 	for _, pod := range p.Create {
 		if err := failed[pod.Name]; err != nil {
@@ -256,7 +341,7 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		c.addPhase(pod.Annotations[vcjob.TaskSpecKey], corev1.PodPending)
 	}
 	if len(errs) > 0 {
-		return Outcome{Status: *stored, Err: errors.Join(errs...)}
+		return Outcome{Status: *stored.DeepCopy(), Err: errors.Join(errs...)}
 	}
 	for _, pod := range p.Delete {
 		if err := failed[pod.Name]; err != nil {
@@ -266,7 +351,7 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		c.terminating++
 	}
 	if len(errs) > 0 {
-		return Outcome{Status: *stored, Err: errors.Join(errs...)}
+		return Outcome{Status: *stored.DeepCopy(), Err: errors.Join(errs...)}
 	}
 	status := vcjob.JobStatus{
 		State:               stored.State,
@@ -277,7 +362,7 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		ControlledResources: stored.ControlledResources,
 		Conditions:          stored.Conditions,
 	}
-	c.apply(&status)
+	c.apply(&status, stored.TaskStatusCount)
 	out := Outcome{}
 	out.PhaseChanged = update != nil && update(&status)
 	// Any change of the status, even one that keeps the phase, is recorded
@@ -287,20 +372,5 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		out.Write = true
 	}
 	out.Status = status
-	return out
-}
-
-func cloneTaskCounts(in map[string]vcjob.TaskState) map[string]vcjob.TaskState {
-	if in == nil {
-		return nil
-	}
-	out := make(map[string]vcjob.TaskState, len(in))
-	for k, v := range in {
-		m := make(map[corev1.PodPhase]int32, len(v.Phase))
-		for p, n := range v.Phase {
-			m[p] = n
-		}
-		out[k] = vcjob.TaskState{Phase: m}
-	}
 	return out
 }

@@ -1,0 +1,334 @@
+package vcjob
+
+import (
+	"iter"
+	"sort"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/vcjob/vcjob/internal/hamt"
+)
+
+// TaskPods is one task's pods and what the plans count of them, kept up to
+// date pod by pod (O(1) counting per pod change) so that a plan reads
+// counts instead of walking every pod. It is immutable: a JobInfo that
+// moves on makes a new one. The zero TaskPods is an empty task; its
+// methods also work on a nil pointer.
+//
+// A pod is in range when it is named <job>-<task>-<i> for an i below the
+// task's replicas: the pods SyncJob keeps. Every other pod of the task is
+// excess, and SyncJob deletes it.
+//
+// +k8s:deepcopy-gen=false
+type TaskPods struct {
+	pods   hamt.Map[*corev1.Pod]
+	counts TaskCounts
+	// outOfSync: in range, not terminating, marked out of sync.
+	outOfSync hamt.Map[*corev1.Pod]
+	excess    hamt.Map[*corev1.Pod]
+	// partitions maps a partition id to its members, by name.
+	partitions hamt.Map[hamt.Map[*corev1.Pod]]
+}
+
+// TaskCounts are a task's pods counted the way SyncJob, dependsOn and the
+// task predicates read them.
+type TaskCounts struct {
+	// InRange counts the in-range pods, whatever their state: replicas
+	// minus InRange pods are missing.
+	InRange int32
+	// Terminating counts in-range pods with a deletionTimestamp.
+	Terminating int32
+	// Phases counts in-range pods without a deletionTimestamp by phase,
+	// out-of-sync ones included: what SyncJob writes into the status.
+	Phases PhaseCounts
+	// Ready counts in-range pods that are Succeeded, or Running with every
+	// container ready (terminating or not): dependsOn reads it.
+	Ready int32
+	// Succeeded counts every Succeeded pod of the task, in range or not:
+	// the task-completed predicate reads it.
+	Succeeded int32
+	// Restarts adds up the restart counts of the init and app containers of
+	// every Running or Pending pod of the task, in int32 as Volcano does:
+	// the task-failed predicate reads it.
+	Restarts int32
+}
+
+// PhaseCounts counts pods by phase. Other holds phases beyond the five
+// Kubernetes defines (an empty phase, say); it is nil when there are none
+// and is replaced, never changed, when the counts move.
+type PhaseCounts struct {
+	Pending, Running, Succeeded, Failed, Unknown int32
+	Other                                        map[corev1.PodPhase]int32
+}
+
+// Of is the count of phase.
+func (c *PhaseCounts) Of(phase corev1.PodPhase) int32 {
+	switch phase {
+	case corev1.PodPending:
+		return c.Pending
+	case corev1.PodRunning:
+		return c.Running
+	case corev1.PodSucceeded:
+		return c.Succeeded
+	case corev1.PodFailed:
+		return c.Failed
+	case corev1.PodUnknown:
+		return c.Unknown
+	}
+	return c.Other[phase]
+}
+
+// Total is the number of pods counted.
+func (c *PhaseCounts) Total() int32 {
+	n := c.Pending + c.Running + c.Succeeded + c.Failed + c.Unknown
+	for _, v := range c.Other {
+		n += v
+	}
+	return n
+}
+
+// Add counts n more pods (n may be negative) in phase.
+func (c *PhaseCounts) Add(phase corev1.PodPhase, n int32) {
+	switch phase {
+	case corev1.PodPending:
+		c.Pending += n
+	case corev1.PodRunning:
+		c.Running += n
+	case corev1.PodSucceeded:
+		c.Succeeded += n
+	case corev1.PodFailed:
+		c.Failed += n
+	case corev1.PodUnknown:
+		c.Unknown += n
+	default:
+		other := make(map[corev1.PodPhase]int32, len(c.Other)+1)
+		for k, v := range c.Other {
+			other[k] = v
+		}
+		if other[phase] += n; other[phase] == 0 {
+			delete(other, phase)
+		}
+		c.Other = other
+		if len(other) == 0 {
+			c.Other = nil
+		}
+	}
+}
+
+// ByPhase lists the phases with a non-zero count and their counts, the
+// five defined phases first.
+func (c *PhaseCounts) ByPhase() iter.Seq2[corev1.PodPhase, int32] {
+	return func(yield func(corev1.PodPhase, int32) bool) {
+		for _, p := range [...]corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed, corev1.PodUnknown} {
+			if n := c.Of(p); n != 0 && !yield(p, n) {
+				return
+			}
+		}
+		others := make([]corev1.PodPhase, 0, len(c.Other))
+		for p := range c.Other {
+			others = append(others, p)
+		}
+		sort.Slice(others, func(i, j int) bool { return others[i] < others[j] })
+		for _, p := range others {
+			if !yield(p, c.Other[p]) {
+				return
+			}
+		}
+	}
+}
+
+// Len is the number of pods of the task.
+func (tp *TaskPods) Len() int {
+	if tp == nil {
+		return 0
+	}
+	return tp.pods.Len()
+}
+
+// Get returns the named pod, or nil.
+func (tp *TaskPods) Get(name string) *corev1.Pod {
+	if tp == nil {
+		return nil
+	}
+	p, _ := tp.pods.Get(name)
+	return p
+}
+
+// All yields the task's pods by name, in no particular order.
+func (tp *TaskPods) All() iter.Seq2[string, *corev1.Pod] {
+	if tp == nil {
+		return func(func(string, *corev1.Pod) bool) {}
+	}
+	return tp.pods.All()
+}
+
+// Sorted returns the task's pods sorted by name.
+func (tp *TaskPods) Sorted() []*corev1.Pod {
+	if tp == nil {
+		return nil
+	}
+	return sorted(tp.pods)
+}
+
+// Counts returns the task's counts.
+func (tp *TaskPods) Counts() TaskCounts {
+	if tp == nil {
+		return TaskCounts{}
+	}
+	return tp.counts
+}
+
+// OutOfSync returns the in-range pods without a deletionTimestamp that
+// carry the out-of-sync mark, sorted by name.
+func (tp *TaskPods) OutOfSync() []*corev1.Pod {
+	if tp == nil {
+		return nil
+	}
+	return sorted(tp.outOfSync)
+}
+
+// Excess returns the pods that are not in range, sorted by name.
+func (tp *TaskPods) Excess() []*corev1.Pod {
+	if tp == nil {
+		return nil
+	}
+	return sorted(tp.excess)
+}
+
+// Partition returns the pods whose volcano.sh/partition-id label is id,
+// sorted by name. An empty id has no members.
+func (tp *TaskPods) Partition(id string) []*corev1.Pod {
+	if tp == nil || id == "" {
+		return nil
+	}
+	members, _ := tp.partitions.Get(id)
+	return sorted(members)
+}
+
+func sorted(m hamt.Map[*corev1.Pod]) []*corev1.Pod {
+	if m.Len() == 0 {
+		return nil
+	}
+	out := make([]*corev1.Pod, 0, m.Len())
+	for _, p := range m.All() {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// with returns a copy of tp holding pod, replacing the pod of its name.
+func (tp *TaskPods) with(s shape, task string, pod *corev1.Pod) *TaskPods {
+	next := &TaskPods{}
+	if tp != nil {
+		*next = *tp
+	}
+	if old, ok := next.pods.Get(pod.Name); ok {
+		next.account(s, task, old, -1)
+	}
+	next.pods = next.pods.Set(pod.Name, pod)
+	next.account(s, task, pod, +1)
+	return next
+}
+
+// without returns a copy of tp without the named pod; removed is false
+// when tp has no such pod.
+func (tp *TaskPods) without(s shape, task, name string) (*TaskPods, bool) {
+	old, ok := tp.pods.Get(name)
+	if !ok {
+		return tp, false
+	}
+	next := *tp
+	next.account(s, task, old, -1)
+	next.pods = next.pods.Delete(name)
+	return &next, true
+}
+
+// recount builds a task's counts afresh from its pods.
+func recount(s shape, task string, pods hamt.Map[*corev1.Pod]) *TaskPods {
+	tp := &TaskPods{pods: pods}
+	for _, p := range pods.All() {
+		tp.account(s, task, p, +1)
+	}
+	return tp
+}
+
+// account adds (sign +1) or takes away (sign −1) pod's part in the counts
+// and sets.
+func (tp *TaskPods) account(s shape, task string, pod *corev1.Pod, sign int32) {
+	c := &tp.counts
+	phase := pod.Status.Phase
+	if phase == corev1.PodSucceeded {
+		c.Succeeded += sign
+	}
+	if phase == corev1.PodRunning || phase == corev1.PodPending {
+		c.Restarts += sign * restarts(pod)
+	}
+	if id, ok := pod.Labels[PartitionIDKey]; ok {
+		members, _ := tp.partitions.Get(id)
+		if sign > 0 {
+			members = members.Set(pod.Name, pod)
+		} else {
+			members = members.Delete(pod.Name)
+		}
+		if members.Len() == 0 {
+			tp.partitions = tp.partitions.Delete(id)
+		} else {
+			tp.partitions = tp.partitions.Set(id, members)
+		}
+	}
+	if !inRange(s, task, pod.Name) {
+		tp.excess = update(tp.excess, pod, sign)
+		return
+	}
+	c.InRange += sign
+	if phase == corev1.PodSucceeded || (phase == corev1.PodRunning && containersReady(pod)) {
+		c.Ready += sign
+	}
+	if pod.DeletionTimestamp != nil {
+		c.Terminating += sign
+		return
+	}
+	c.Phases.Add(phase, sign)
+	if pod.Annotations[PodOutOfSyncKey] == "true" {
+		tp.outOfSync = update(tp.outOfSync, pod, sign)
+	}
+}
+
+func update(m hamt.Map[*corev1.Pod], pod *corev1.Pod, sign int32) hamt.Map[*corev1.Pod] {
+	if sign > 0 {
+		return m.Set(pod.Name, pod)
+	}
+	return m.Delete(pod.Name)
+}
+
+func inRange(s shape, task, name string) bool {
+	replicas, ok := s.replicas(task)
+	if !ok {
+		return false
+	}
+	i, ok := PodNameIndex(name, s.job, task)
+	return ok && i < int(replicas)
+}
+
+func restarts(pod *corev1.Pod) int32 {
+	var n int32
+	for _, cs := range pod.Status.InitContainerStatuses {
+		n += cs.RestartCount
+	}
+	for _, cs := range pod.Status.ContainerStatuses {
+		n += cs.RestartCount
+	}
+	return n
+}
+
+// containersReady reports whether every app container of pod is ready (a
+// pod without container statuses counts as ready).
+func containersReady(pod *corev1.Pod) bool {
+	for _, cs := range pod.Status.ContainerStatuses {
+		if !cs.Ready {
+			return false
+		}
+	}
+	return true
+}
