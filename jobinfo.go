@@ -3,12 +3,11 @@ package vcjob
 import (
 	"fmt"
 	"iter"
-	"sort"
+	"slices"
 	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-
-	"github.com/vcjob/vcjob/internal/hamt"
 )
 
 // JobInfo is a job with the pods the controller knows of, grouped by task
@@ -32,7 +31,10 @@ type JobInfo struct {
 	// (correct, but O(pods) per read).
 	Job *Job
 
-	tasks hamt.Map[*TaskPods]
+	// tasks is sorted by name and never changed in place: a change makes
+	// a new slice, O(tasks), which for the handful of tasks a job has is
+	// cheaper than any map.
+	tasks []taskEntry
 	npods int
 	shape shape
 }
@@ -62,9 +64,11 @@ func (ji *JobInfo) SetJob(job *Job) {
 		return
 	}
 	ji.shape = shapeOf(job)
-	for name, tp := range ji.tasks.All() {
-		ji.tasks = ji.tasks.Set(name, recount(ji.shape, name, tp.pods))
+	tasks := make([]taskEntry, len(ji.tasks))
+	for i, t := range ji.tasks {
+		tasks[i] = taskEntry{t.name, recount(ji.shape, t.name, t.pods.pods)}
 	}
+	ji.tasks = tasks
 }
 
 // AddPod files pod under its task, replacing a pod of the same name.
@@ -74,12 +78,12 @@ func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
 		return fmt.Errorf("pod %s/%s: no %s annotation", pod.Namespace, pod.Name, TaskSpecKey)
 	}
 	ji.fresh()
-	tp, _ := ji.tasks.Get(task)
+	tp, _ := ji.task(task)
 	next := tp.with(ji.shape, task, pod)
 	if next.pods.Len() > tp.Len() {
 		ji.npods++
 	}
-	ji.tasks = ji.tasks.Set(task, next)
+	ji.setTask(task, next)
 	return nil
 }
 
@@ -88,20 +92,19 @@ func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
 func (ji *JobInfo) DeletePod(pod *corev1.Pod) {
 	task := pod.Annotations[TaskSpecKey]
 	ji.fresh()
-	tp, ok := ji.tasks.Get(task)
+	tp, ok := ji.task(task)
 	if !ok {
 		return
 	}
-	next, removed := tp.without(ji.shape, task, pod.Name)
+	next, removed := tp.without(pod.Name)
 	if !removed {
 		return
 	}
 	ji.npods--
 	if next.Len() == 0 {
-		ji.tasks = ji.tasks.Delete(task)
-		return
+		next = nil
 	}
-	ji.tasks = ji.tasks.Set(task, next)
+	ji.setTask(task, next)
 }
 
 // fresh recounts when Job was assigned directly and its shape moved, so
@@ -116,7 +119,7 @@ func (ji *JobInfo) fresh() {
 // gives an empty TaskPods. The result is read-only and stays as it is when
 // the JobInfo moves on.
 func (ji *JobInfo) Task(task string) *TaskPods {
-	tp, ok := ji.tasks.Get(task)
+	tp, ok := ji.task(task)
 	if !ok {
 		return &TaskPods{}
 	}
@@ -128,21 +131,19 @@ func (ji *JobInfo) Task(task string) *TaskPods {
 
 // TaskNames lists the tasks that have pods, sorted.
 func (ji *JobInfo) TaskNames() []string {
-	out := make([]string, 0, ji.tasks.Len())
-	for name := range ji.tasks.All() {
-		out = append(out, name)
+	out := make([]string, len(ji.tasks))
+	for i, t := range ji.tasks {
+		out[i] = t.name
 	}
-	sort.Strings(out)
 	return out
 }
 
 // Pods yields every pod with its task, tasks in name order.
 func (ji *JobInfo) Pods() iter.Seq2[string, *corev1.Pod] {
 	return func(yield func(string, *corev1.Pod) bool) {
-		for _, task := range ji.TaskNames() {
-			tp, _ := ji.tasks.Get(task)
-			for _, p := range tp.pods.All() {
-				if !yield(task, p) {
+		for _, t := range ji.tasks {
+			for _, e := range t.pods.pods.All() {
+				if !yield(t.name, e.pod) {
 					return
 				}
 			}
@@ -152,10 +153,7 @@ func (ji *JobInfo) Pods() iter.Seq2[string, *corev1.Pod] {
 
 // Pod returns the named pod of task, or nil.
 func (ji *JobInfo) Pod(task, name string) *corev1.Pod {
-	tp, ok := ji.tasks.Get(task)
-	if !ok {
-		return nil
-	}
+	tp, _ := ji.task(task)
 	return tp.Get(name)
 }
 
@@ -167,6 +165,38 @@ func (ji *JobInfo) PodCount() int { return ji.npods }
 func (ji *JobInfo) Clone() *JobInfo {
 	out := *ji
 	return &out
+}
+
+type taskEntry struct {
+	name string
+	pods *TaskPods
+}
+
+func (ji *JobInfo) task(name string) (*TaskPods, bool) {
+	i, ok := slices.BinarySearchFunc(ji.tasks, name, func(t taskEntry, name string) int { return strings.Compare(t.name, name) })
+	if !ok {
+		return nil, false
+	}
+	return ji.tasks[i].pods, true
+}
+
+// setTask puts tp under name in a new tasks slice; a nil tp removes the
+// task.
+func (ji *JobInfo) setTask(name string, tp *TaskPods) {
+	i, ok := slices.BinarySearchFunc(ji.tasks, name, func(t taskEntry, name string) int { return strings.Compare(t.name, name) })
+	var tasks []taskEntry
+	switch {
+	case ok && tp == nil:
+		tasks = slices.Delete(slices.Clone(ji.tasks), i, i+1)
+	case ok:
+		tasks = slices.Clone(ji.tasks)
+		tasks[i].pods = tp
+	case tp != nil:
+		tasks = slices.Insert(slices.Clone(ji.tasks), i, taskEntry{name, tp})
+	default:
+		return
+	}
+	ji.tasks = tasks
 }
 
 // shape is what a task's counts depend on besides its pods: the job's name

@@ -21,7 +21,7 @@ import (
 //
 // +k8s:deepcopy-gen=false
 type TaskPods struct {
-	pods   hamt.Map[*corev1.Pod]
+	pods   hamt.Map[podEntry]
 	counts TaskCounts
 	// outOfSync: in range, not terminating, marked out of sync.
 	outOfSync hamt.Map[*corev1.Pod]
@@ -137,6 +137,39 @@ func (c *PhaseCounts) ByPhase() iter.Seq2[corev1.PodPhase, int32] {
 	}
 }
 
+// podEntry is a pod with its part in the counts, worked out when it was
+// filed: replacing or removing it then takes its part away without reading
+// the old object again.
+type podEntry struct {
+	pod  *corev1.Pod
+	part podPart
+}
+
+// podPart is what one pod adds to its task's counts and sets.
+type podPart struct {
+	phase     corev1.PodPhase
+	restarts  int32
+	partition string
+	// hasPartition: the pod carries a partition-id label (maybe empty).
+	hasPartition, inRange, terminating, outOfSync, ready bool
+}
+
+func partOf(s shape, task string, pod *corev1.Pod) podPart {
+	pt := podPart{phase: pod.Status.Phase}
+	if pt.phase == corev1.PodRunning || pt.phase == corev1.PodPending {
+		pt.restarts = restarts(pod)
+	}
+	pt.partition, pt.hasPartition = pod.Labels[PartitionIDKey]
+	pt.inRange = inRange(s, task, pod.Name)
+	if !pt.inRange {
+		return pt
+	}
+	pt.ready = pt.phase == corev1.PodSucceeded || (pt.phase == corev1.PodRunning && containersReady(pod))
+	pt.terminating = pod.DeletionTimestamp != nil
+	pt.outOfSync = !pt.terminating && pod.Annotations[PodOutOfSyncKey] == "true"
+	return pt
+}
+
 // Len is the number of pods of the task.
 func (tp *TaskPods) Len() int {
 	if tp == nil {
@@ -150,24 +183,35 @@ func (tp *TaskPods) Get(name string) *corev1.Pod {
 	if tp == nil {
 		return nil
 	}
-	p, _ := tp.pods.Get(name)
-	return p
+	e, _ := tp.pods.Get(name)
+	return e.pod
 }
 
 // All yields the task's pods by name, in no particular order.
 func (tp *TaskPods) All() iter.Seq2[string, *corev1.Pod] {
-	if tp == nil {
-		return func(func(string, *corev1.Pod) bool) {}
+	return func(yield func(string, *corev1.Pod) bool) {
+		if tp == nil {
+			return
+		}
+		for name, e := range tp.pods.All() {
+			if !yield(name, e.pod) {
+				return
+			}
+		}
 	}
-	return tp.pods.All()
 }
 
 // Sorted returns the task's pods sorted by name.
 func (tp *TaskPods) Sorted() []*corev1.Pod {
-	if tp == nil {
+	if tp == nil || tp.pods.Len() == 0 {
 		return nil
 	}
-	return sorted(tp.pods)
+	out := make([]*corev1.Pod, 0, tp.pods.Len())
+	for _, e := range tp.pods.All() {
+		out = append(out, e.pod)
+	}
+	sortByName(out)
+	return out
 }
 
 // Counts returns the task's counts.
@@ -213,8 +257,12 @@ func sorted(m hamt.Map[*corev1.Pod]) []*corev1.Pod {
 	for _, p := range m.All() {
 		out = append(out, p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sortByName(out)
 	return out
+}
+
+func sortByName(pods []*corev1.Pod) {
+	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 }
 
 // with returns a copy of tp holding pod, replacing the pod of its name.
@@ -223,78 +271,78 @@ func (tp *TaskPods) with(s shape, task string, pod *corev1.Pod) *TaskPods {
 	if tp != nil {
 		*next = *tp
 	}
-	if old, ok := next.pods.Get(pod.Name); ok {
-		next.account(s, task, old, -1)
+	e := podEntry{pod, partOf(s, task, pod)}
+	var old podEntry
+	var had bool
+	next.pods, old, had = next.pods.Swap(pod.Name, e)
+	if had {
+		next.account(old, -1)
 	}
-	next.pods = next.pods.Set(pod.Name, pod)
-	next.account(s, task, pod, +1)
+	next.account(e, +1)
 	return next
 }
 
 // without returns a copy of tp without the named pod; removed is false
 // when tp has no such pod.
-func (tp *TaskPods) without(s shape, task, name string) (*TaskPods, bool) {
+func (tp *TaskPods) without(name string) (*TaskPods, bool) {
 	old, ok := tp.pods.Get(name)
 	if !ok {
 		return tp, false
 	}
 	next := *tp
-	next.account(s, task, old, -1)
+	next.account(old, -1)
 	next.pods = next.pods.Delete(name)
 	return &next, true
 }
 
 // recount builds a task's counts afresh from its pods.
-func recount(s shape, task string, pods hamt.Map[*corev1.Pod]) *TaskPods {
-	tp := &TaskPods{pods: pods}
-	for _, p := range pods.All() {
-		tp.account(s, task, p, +1)
+func recount(s shape, task string, pods hamt.Map[podEntry]) *TaskPods {
+	tp := &TaskPods{}
+	for _, e := range pods.All() {
+		e.part = partOf(s, task, e.pod)
+		tp.pods = tp.pods.Set(e.pod.Name, e)
+		tp.account(e, +1)
 	}
 	return tp
 }
 
-// account adds (sign +1) or takes away (sign −1) pod's part in the counts
-// and sets.
-func (tp *TaskPods) account(s shape, task string, pod *corev1.Pod, sign int32) {
-	c := &tp.counts
-	phase := pod.Status.Phase
-	if phase == corev1.PodSucceeded {
+// account adds (sign +1) or takes away (sign −1) a pod's part in the
+// counts and sets.
+func (tp *TaskPods) account(e podEntry, sign int32) {
+	c, pt, pod := &tp.counts, &e.part, e.pod
+	if pt.phase == corev1.PodSucceeded {
 		c.Succeeded += sign
 	}
-	if phase == corev1.PodRunning || phase == corev1.PodPending {
-		c.Restarts += sign * restarts(pod)
-	}
-	if id, ok := pod.Labels[PartitionIDKey]; ok {
-		members, _ := tp.partitions.Get(id)
-		if sign > 0 {
-			members = members.Set(pod.Name, pod)
-		} else {
-			members = members.Delete(pod.Name)
-		}
+	c.Restarts += sign * pt.restarts
+	if pt.hasPartition {
+		members, _ := tp.partitions.Get(pt.partition)
+		members = update(members, pod, sign)
 		if members.Len() == 0 {
-			tp.partitions = tp.partitions.Delete(id)
+			tp.partitions = tp.partitions.Delete(pt.partition)
 		} else {
-			tp.partitions = tp.partitions.Set(id, members)
+			tp.partitions = tp.partitions.Set(pt.partition, members)
 		}
 	}
-	if !inRange(s, task, pod.Name) {
+	if !pt.inRange {
 		tp.excess = update(tp.excess, pod, sign)
 		return
 	}
 	c.InRange += sign
-	if phase == corev1.PodSucceeded || (phase == corev1.PodRunning && containersReady(pod)) {
+	if pt.ready {
 		c.Ready += sign
 	}
-	if pod.DeletionTimestamp != nil {
+	if pt.terminating {
 		c.Terminating += sign
 		return
 	}
-	c.Phases.Add(phase, sign)
-	if pod.Annotations[PodOutOfSyncKey] == "true" {
+	c.Phases.Add(pt.phase, sign)
+	if pt.outOfSync {
 		tp.outOfSync = update(tp.outOfSync, pod, sign)
 	}
 }
 
+// update adds pod to a set (sign +1) or takes it out (−1). Taking out
+// goes by name, so replacing a pod (out, then in) leaves the new object.
 func update(m hamt.Map[*corev1.Pod], pod *corev1.Pod, sign int32) hamt.Map[*corev1.Pod] {
 	if sign > 0 {
 		return m.Set(pod.Name, pod)

@@ -1,6 +1,9 @@
 package podgroup
 
-import "k8s.io/apimachinery/pkg/api/equality"
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+)
 
 // Update brings an existing PodGroup in line with desired (what Desired
 // gives for the job now) the way Volcano's controller does, and reports
@@ -26,6 +29,9 @@ import "k8s.io/apimachinery/pkg/api/equality"
 // argument.
 func Update(existing, desired PodGroup) (PodGroup, bool) {
 	out := *existing.DeepCopy()
+	if !NeedsUpdate(&existing, &desired) {
+		return out, false
+	}
 	changed := false
 
 	if out.Spec.PriorityClassName != desired.Spec.PriorityClassName {
@@ -69,10 +75,50 @@ func Update(existing, desired PodGroup) (PodGroup, bool) {
 	return out, changed
 }
 
+// NeedsUpdate reports whether Update would change existing, without
+// copying anything: a controller calls it on every sync, and almost every
+// time the answer is no.
+func NeedsUpdate(existing, desired *PodGroup) bool {
+	e, d := &existing.Spec, &desired.Spec
+	if e.PriorityClassName != d.PriorityClassName || e.MinMember != d.MinMember ||
+		!minResourcesEqual(e.MinResources, d.MinResources) || e.MinTaskMember == nil {
+		return true
+	}
+	for task, n := range d.MinTaskMember {
+		if have, ok := e.MinTaskMember[task]; !ok || have != n {
+			return true
+		}
+	}
+	return subGroupPolicyChanged(e.SubGroupPolicy, *desired)
+}
+
+// minResourcesEqual is equality.Semantic.DeepEqual for minResources:
+// quantities by value, an empty list equal to a nil one, but a missing
+// list different from an empty one.
+func minResourcesEqual(a, b *corev1.ResourceList) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if len(*a) != len(*b) {
+		return false
+	}
+	for name, qa := range *a {
+		qb, ok := (*b)[name]
+		if !ok || qa.Cmp(qb) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // subGroupPolicyChanged applies Volcano's test. desired names the job's
 // tasks in minTaskMember (every task) and subGroupPolicy (the partitioned
 // ones), which is all the test needs.
 func subGroupPolicyChanged(have []SubGroupPolicySpec, desired PodGroup) bool {
+	if len(have) == 0 {
+		// Nothing to match: only a partitioned task makes a change.
+		return len(desired.Spec.SubGroupPolicy) > 0
+	}
 	old := make(map[string]SubGroupPolicySpec, len(have))
 	for _, p := range have {
 		old[p.Name] = p

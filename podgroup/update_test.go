@@ -213,6 +213,7 @@ func TestUpdate(t *testing.T) {
 			existingBefore, desiredBefore := existing.DeepCopy(), desired.DeepCopy()
 
 			got, changed := Update(existing, desired)
+			assert.Equal(t, changed, NeedsUpdate(&existing, &desired), "NeedsUpdate agrees with Update")
 
 			assert.Equal(t, tt.wantChanged, changed, "changed")
 			want := existingBefore.DeepCopy()

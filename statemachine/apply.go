@@ -20,7 +20,8 @@ type Applier interface {
 	PodGroupState(job *vcjob.Job) (PodGroupState, error)
 	// ApplyPodGroup creates the desired PodGroup when the job has none
 	// (podgroup.Find also looks under the legacy name), else writes
-	// podgroup.Update(existing, desired) when it reports a change.
+	// podgroup.Update(existing, desired) when it reports a change. desired
+	// is shared between calls: do not change it.
 	ApplyPodGroup(desired *podgroup.PodGroup) error
 	// ApplyObjects creates or updates the plugins' objects and deletes the
 	// ones they no longer want (NotFound is success).
@@ -71,6 +72,37 @@ type Applied struct {
 	// minResources; nil counts every task as priority 0.
 	Priorities podgroup.PriorityLookup
 	Last       Effects
+
+	// desired remembers the desired PodGroup per job object: a job object
+	// is never changed in place (a changed job is a new object), so its
+	// desired PodGroup stays what it was.
+	desired map[*vcjob.Job]*podgroup.PodGroup
+}
+
+// maxDesired bounds the desired PodGroups an Applied remembers; past it
+// they are forgotten all at once, which costs one recomputation per job.
+const maxDesired = 4096
+
+// podGroupFor is podgroup.Desired for job, remembered while the job object
+// stays the same. A priority class can change without the job changing,
+// so jobs whose tasks name one are computed afresh each time.
+func (a *Applied) podGroupFor(job *vcjob.Job) *podgroup.PodGroup {
+	if a.Priorities != nil {
+		for i := range job.Spec.Tasks {
+			if job.Spec.Tasks[i].Template.Spec.PriorityClassName != "" {
+				return nil
+			}
+		}
+	}
+	if pg := a.desired[job]; pg != nil {
+		return pg
+	}
+	if a.desired == nil || len(a.desired) >= maxDesired {
+		a.desired = make(map[*vcjob.Job]*podgroup.PodGroup)
+	}
+	pg := podgroup.Desired(job, nil)
+	a.desired[job] = &pg
+	return &pg
 }
 
 var _ Cluster = (*Applied)(nil)
@@ -87,15 +119,23 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 	if err != nil {
 		return err
 	}
+	opts.PodGroup = a.podGroupFor(ji.Job)
 	plan := PlanSyncWith(ji, pg, a.Now, opts)
 	if plan.Noop {
 		return nil
 	}
 	// The call's own copy of the job: UpdateStatus updates it, and the
-	// caller's snapshot stays as it was.
-	job := shallowCopy(ji.Job)
+	// caller's snapshot stays as it was. Most syncs write nothing, so it
+	// is made on the first write.
+	var written *vcjob.Job
+	job := func() *vcjob.Job {
+		if written == nil {
+			written = shallowCopy(ji.Job)
+		}
+		return written
+	}
 	if plan.InitStatus != nil {
-		if err := a.write(job, plan.InitStatus); err != nil {
+		if err := a.write(job(), plan.InitStatus); err != nil {
 			return err
 		}
 	}
@@ -106,7 +146,7 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 		return fmt.Errorf("apply plugin objects: %w", err)
 	}
 	for _, c := range plan.Claims {
-		if err := a.Applier.EnsureClaim(job, c); err != nil {
+		if err := a.Applier.EnsureClaim(job(), c); err != nil {
 			return fmt.Errorf("volume claim %s: %w", c.Name, err)
 		}
 	}
@@ -130,7 +170,10 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 		return out.Err
 	}
 	if out.Write {
-		return a.write(job, &out.Status)
+		// A variable of its own, so that only a sync that writes pays
+		// for the status escaping to the Applier.
+		status := out.Status
+		return a.write(job(), &status)
 	}
 	return nil
 }

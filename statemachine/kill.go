@@ -185,7 +185,7 @@ func (p *KillPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 	if p.BumpVersion {
 		status.Version++
 	}
-	c.apply(&status, status.TaskStatusCount)
+	_ = c.apply(&status, status.TaskStatusCount)
 	out := Outcome{DeletePodGroup: p.DeletePodGroup, Write: true}
 	if update != nil && update(&status) {
 		enterPhase(&status, now)

@@ -19,6 +19,10 @@ type PlanOptions struct {
 	// (vcjob.TaskPods). The answers are the same; the walk is the oracle
 	// the counted plans are tested against, and costs O(pods) per plan.
 	Recount bool
+	// PodGroup is the job's desired PodGroup (podgroup.Desired) when the
+	// caller has it already; Applied keeps one per job object. It is
+	// shared, not copied: nobody may change it. nil computes it.
+	PodGroup *podgroup.PodGroup
 }
 
 // Claim is a volume claim a job's pods mount. Spec is set for a claim the

@@ -1,8 +1,9 @@
 package statemachine
 
 import (
+	"maps"
+
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
@@ -77,16 +78,16 @@ func (c *counts) task(name string) *vcjob.PhaseCounts {
 // apply writes the counts into status, replacing the old ones. The task
 // counts map of was, the stored status, is kept when it already holds
 // exactly these counts, so an unchanged status costs no new map.
-func (c *counts) apply(s *vcjob.JobStatus, was map[string]vcjob.TaskState) {
+func (c *counts) apply(s *vcjob.JobStatus, was map[string]vcjob.TaskState) (kept bool) {
 	s.Pending, s.Running, s.Succeeded, s.Failed, s.Unknown, s.Terminating =
 		c.pending, c.running, c.succeeded, c.failed, c.unknown, c.terminating
 	if c.sameTasks(was) {
 		s.TaskStatusCount = was
-		return
+		return true
 	}
 	s.TaskStatusCount = nil
 	if len(c.tasks) == 0 {
-		return
+		return false
 	}
 	s.TaskStatusCount = make(map[string]vcjob.TaskState, len(c.tasks))
 	for _, t := range c.tasks {
@@ -96,13 +97,17 @@ func (c *counts) apply(s *vcjob.JobStatus, was map[string]vcjob.TaskState) {
 		}
 		s.TaskStatusCount[t.name] = vcjob.TaskState{Phase: m}
 	}
+	return false
 }
 
 // sameTasks reports whether m holds exactly the task counts of c: the same
 // tasks, each with the same phases and numbers.
 func (c *counts) sameTasks(m map[string]vcjob.TaskState) bool {
-	if len(m) != len(c.tasks) || m == nil && len(c.tasks) == 0 {
-		return len(m) == len(c.tasks) && m == nil
+	if len(c.tasks) == 0 {
+		return m == nil
+	}
+	if len(m) != len(c.tasks) {
+		return false
 	}
 	for _, t := range c.tasks {
 		ts, ok := m[t.name]
@@ -154,9 +159,56 @@ func enterPhase(s *vcjob.JobStatus, now metav1.Time) {
 }
 
 // statusEqual compares two statuses as the API server would see a write:
-// nil and empty maps and lists are the same.
-func statusEqual(a, b *vcjob.JobStatus) bool {
-	return equality.Semantic.DeepEqual(a, b)
+// nil and empty maps and lists are the same, times compare as instants.
+// It is equality.Semantic.DeepEqual for a JobStatus, written out because
+// it runs on every sync.
+func statusEqual(a, b *vcjob.JobStatus) bool { return statusEqualTasks(a, b, false) }
+
+// statusEqualTasks is statusEqual told that the task counts are one map
+// (tasksSame), which it then need not compare.
+func statusEqualTasks(a, b *vcjob.JobStatus, tasksSame bool) bool {
+	if a.State.Phase != b.State.Phase || a.State.Reason != b.State.Reason || a.State.Message != b.State.Message ||
+		!a.State.LastTransitionTime.Equal(&b.State.LastTransitionTime) ||
+		a.MinAvailable != b.MinAvailable || a.Pending != b.Pending || a.Running != b.Running ||
+		a.Succeeded != b.Succeeded || a.Failed != b.Failed || a.Terminating != b.Terminating ||
+		a.Unknown != b.Unknown || a.Version != b.Version || a.RetryCount != b.RetryCount {
+		return false
+	}
+	if (a.RunningDuration == nil) != (b.RunningDuration == nil) ||
+		a.RunningDuration != nil && a.RunningDuration.Duration != b.RunningDuration.Duration {
+		return false
+	}
+	if !maps.Equal(a.ControlledResources, b.ControlledResources) || len(a.Conditions) != len(b.Conditions) ||
+		len(a.TaskStatusCount) != len(b.TaskStatusCount) {
+		return false
+	}
+	if tasksSame {
+		return conditionsEqual(a.Conditions, b.Conditions)
+	}
+	if !conditionsEqual(a.Conditions, b.Conditions) {
+		return false
+	}
+	for task, ta := range a.TaskStatusCount {
+		tb, ok := b.TaskStatusCount[task]
+		if !ok || !maps.Equal(ta.Phase, tb.Phase) {
+			return false
+		}
+	}
+	return true
+}
+
+func conditionsEqual(a, b []vcjob.JobCondition) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		ca, cb := &a[i], &b[i]
+		if ca.Status != cb.Status || (ca.LastTransitionTime == nil) != (cb.LastTransitionTime == nil) ||
+			ca.LastTransitionTime != nil && !ca.LastTransitionTime.Equal(cb.LastTransitionTime) {
+			return false
+		}
+	}
+	return true
 }
 
 // Outcome is what a call ends with once its pod operations are done: the

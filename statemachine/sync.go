@@ -111,8 +111,11 @@ func PlanSyncWith(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts Pla
 	if p.Initiate {
 		p.Claims = claims(job)
 	}
-	desired := podgroup.Desired(job, opts.Priorities)
-	p.PodGroup = &desired
+	p.PodGroup = opts.PodGroup
+	if p.PodGroup == nil {
+		desired := podgroup.Desired(job, opts.Priorities)
+		p.PodGroup = &desired
+	}
 	p.Reconcile = podgroup.ReconcilesPods(pg.Phase, pg.Exists)
 	if !p.Reconcile {
 		return p
@@ -330,7 +333,10 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		return out
 	}
 	c := p.c
-	c.tasks = slices.Clone(p.c.tasks)
+	if len(p.Create) > 0 {
+		// Counting the created pods must leave the plan's counts alone.
+		c.tasks = slices.Clone(p.c.tasks)
+	}
 	var errs []error
 	for _, pod := range p.Create {
 		if err := failed[pod.Name]; err != nil {
@@ -362,12 +368,12 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		ControlledResources: stored.ControlledResources,
 		Conditions:          stored.Conditions,
 	}
-	c.apply(&status, stored.TaskStatusCount)
+	kept := c.apply(&status, stored.TaskStatusCount)
 	out := Outcome{}
 	out.PhaseChanged = update != nil && update(&status)
 	// Any change of the status, even one that keeps the phase, is recorded
 	// as an entry into the current phase.
-	if out.PhaseChanged || !statusEqual(&status, stored) {
+	if out.PhaseChanged || !statusEqualTasks(&status, stored, kept) {
 		enterPhase(&status, now)
 		out.Write = true
 	}

@@ -83,20 +83,28 @@ func get[V any](n *node[V], h uint64, key string) (V, bool) {
 
 // Set returns a map holding val under key, and the old map unchanged.
 func (m Map[V]) Set(key string, val V) Map[V] {
+	m, _, _ = m.Swap(key, val)
+	return m
+}
+
+// Swap is Set that also returns the value key held before, if any, in the
+// same walk down the trie.
+func (m Map[V]) Swap(key string, val V) (next Map[V], old V, had bool) {
 	root := m.root
 	if root == nil {
 		root = newLevel[V](nil)
 	}
 	added := false
-	m.root = set(root, 0, hash(key), key, val, &added, hash)
+	m.root = set(root, 0, hash(key), key, val, &added, &old, hash)
 	if added {
 		m.n++
 	}
-	return m
+	return m, old, !added
 }
 
 // set returns a copy of level n with key set.
-func set[V any](n *node[V], shift uint, h uint64, key string, val V, added *bool, hashOf func(string) uint64) *node[V] {
+// The value key held is left in *old.
+func set[V any](n *node[V], shift uint, h uint64, key string, val V, added *bool, old *V, hashOf func(string) uint64) *node[V] {
 	out := newLevel(n)
 	i := slot(h, shift)
 	switch child := n.kids[i]; {
@@ -104,9 +112,9 @@ func set[V any](n *node[V], shift uint, h uint64, key string, val V, added *bool
 		*added = true
 		out.kids[i] = &node[V]{key: key, val: val}
 	case child.kids != nil:
-		out.kids[i] = set(child, shift+bitsPerLevel, h, key, val, added, hashOf)
+		out.kids[i] = set(child, shift+bitsPerLevel, h, key, val, added, old, hashOf)
 	default:
-		if chain, ok := replace(child, key, val); ok {
+		if chain, ok := replace(child, key, val, old); ok {
 			out.kids[i] = chain
 			break
 		}
@@ -121,16 +129,17 @@ func set[V any](n *node[V], shift uint, h uint64, key string, val V, added *bool
 	return out
 }
 
-// replace copies a chain with key's value replaced; ok is false when the
-// chain does not hold key.
-func replace[V any](chain *node[V], key string, val V) (*node[V], bool) {
+// replace copies a chain with key's value replaced, leaving the old value
+// in *old; ok is false when the chain does not hold key.
+func replace[V any](chain *node[V], key string, val V, old *V) (*node[V], bool) {
 	if chain == nil {
 		return nil, false
 	}
 	if chain.key == key {
+		*old = chain.val
 		return &node[V]{key: key, val: val, next: chain.next}, true
 	}
-	rest, ok := replace(chain.next, key, val)
+	rest, ok := replace(chain.next, key, val, old)
 	if !ok {
 		return nil, false
 	}

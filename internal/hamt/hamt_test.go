@@ -29,7 +29,11 @@ func model(t *rapid.T, hashOf func(string) uint64) {
 			if root == nil {
 				root = newLevel[int](nil)
 			}
-			m.root = set(root, 0, hashOf(k), k, i, &added, hashOf)
+			var old int
+			m.root = set(root, 0, hashOf(k), k, i, &added, &old, hashOf)
+			if w, had := want[k]; had && old != w {
+				t.Fatalf("set %q: old value %d, want %d", k, old, w)
+			}
 			if added {
 				m.n++
 			}
@@ -106,6 +110,12 @@ func TestMapPublicAPI(t *testing.T) {
 	}
 	if m.Len() != 0 {
 		t.Fatal("the zero map changed")
+	}
+	if c, old, had := b.Swap("p-1", "eins"); !had || old != "uno" || c.Len() != 1 {
+		t.Fatalf("Swap over p-1: old %q, had %v, len %d", old, had, c.Len())
+	}
+	if _, old, had := b.Swap("p-2", "two"); had || old != "" {
+		t.Fatalf("Swap of a new key reports an old value %q", old)
 	}
 	if b.Delete("absent").Len() != 1 {
 		t.Fatal("deleting an absent key changed the length")

@@ -16,6 +16,7 @@ package memcluster
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -101,11 +102,11 @@ type Cluster struct {
 
 	changes   []Change
 	rv        int
-	jobs      map[string]*vcjob.Job
-	pods      map[string]*corev1.Pod
-	podGroups map[string]*PodGroup
-	objects   map[string]runtime.Object
-	claims    map[string]bool
+	jobs      map[objKey]*vcjob.Job
+	pods      map[objKey]*corev1.Pod
+	podGroups map[objKey]*PodGroup
+	objects   map[objKey]runtime.Object
+	claims    map[objKey]bool
 	uid       int
 	last      *statemachine.Applied
 }
@@ -117,8 +118,8 @@ var (
 
 // New returns an empty cluster whose clock reads now.
 func New(now metav1.Time) *Cluster {
-	return &Cluster{Now: now, jobs: map[string]*vcjob.Job{}, pods: map[string]*corev1.Pod{}, podGroups: map[string]*PodGroup{},
-		objects: map[string]runtime.Object{}, claims: map[string]bool{}}
+	return &Cluster{Now: now, jobs: map[objKey]*vcjob.Job{}, pods: map[objKey]*corev1.Pod{}, podGroups: map[objKey]*PodGroup{},
+		objects: map[objKey]runtime.Object{}, claims: map[objKey]bool{}}
 }
 
 // PutJob stores a copy of job (with a new resourceVersion when Watch is
@@ -153,6 +154,18 @@ func (c *Cluster) PutPod(pod *corev1.Pod) {
 		}
 		c.changes = append(c.changes, ch)
 	}
+}
+
+// StorePod stores pod itself, not a copy: the caller hands it over and
+// must not change it afterwards, as with objects an informer delivers.
+// Benchmarks use it to keep the cluster's own cost out of what they
+// measure; with Watch set it behaves as PutPod.
+func (c *Cluster) StorePod(pod *corev1.Pod) {
+	if c.Watch {
+		c.PutPod(pod)
+		return
+	}
+	c.pods[key(pod.Namespace, pod.Name)] = pod
 }
 
 // RemovePod removes a pod outright (its termination is over).
@@ -196,7 +209,8 @@ func (c *Cluster) nextRV() string {
 // Get returns a snapshot of the job under key (namespace/name), so the
 // cluster can stand in for a cache.
 func (c *Cluster) Get(k string) (*vcjob.JobInfo, error) {
-	job := c.jobs[k]
+	ns, name, _ := strings.Cut(k, "/")
+	job := c.jobs[key(ns, name)]
 	if job == nil {
 		return nil, fmt.Errorf("memcluster: job %s not found", k)
 	}
@@ -315,11 +329,14 @@ func (c *Cluster) ApplyPodGroup(desired *podgroup.PodGroup) error {
 	}
 	existing := c.podGroups[k]
 	if existing == nil {
-		c.podGroups[k] = &PodGroup{Namespace: desired.Namespace, Name: desired.Name, Job: job, Spec: desired.Spec}
+		c.podGroups[k] = &PodGroup{Namespace: desired.Namespace, Name: desired.Name, Job: job, Spec: desired.DeepCopy().Spec}
 		c.Journal.PodGroupsCreated = append(c.Journal.PodGroupsCreated, desired.Name)
 		return nil
 	}
 	cur := podgroup.PodGroup{ObjectMeta: metav1.ObjectMeta{Namespace: existing.Namespace, Name: existing.Name}, Spec: existing.Spec}
+	if !podgroup.NeedsUpdate(&cur, desired) {
+		return nil
+	}
 	if next, changed := podgroup.Update(cur, *desired); changed {
 		existing.Spec = next.Spec
 		c.Journal.PodGroupsUpdated = append(c.Journal.PodGroupsUpdated, desired.Name)
@@ -336,10 +353,10 @@ func (c *Cluster) ApplyObjects(objs plugins.Objects) error {
 			return err
 		}
 		kind := o.GetObjectKind().GroupVersionKind().Kind
-		c.objects[kind+"/"+key(m.GetNamespace(), m.GetName())] = o.DeepCopyObject()
+		c.objects[objKey{kind, m.GetNamespace(), m.GetName()}] = o.DeepCopyObject()
 	}
 	for _, r := range objs.Delete {
-		delete(c.objects, r.Kind+"/"+key(r.Namespace, r.Name))
+		delete(c.objects, objKey{r.Kind, r.Namespace, r.Name})
 	}
 	return nil
 }
@@ -347,7 +364,7 @@ func (c *Cluster) ApplyObjects(objs plugins.Objects) error {
 // Object returns a plugin object by kind ("Service", "ConfigMap",
 // "Secret", "NetworkPolicy"), namespace and name, or nil.
 func (c *Cluster) Object(kind, namespace, name string) runtime.Object {
-	if o := c.objects[kind+"/"+key(namespace, name)]; o != nil {
+	if o := c.objects[objKey{kind, namespace, name}]; o != nil {
 		return o.DeepCopyObject()
 	}
 	return nil
@@ -469,4 +486,8 @@ func (c *Cluster) writeStatus(job *vcjob.Job, status *vcjob.JobStatus) {
 	c.Journal.StatusWrites++
 }
 
-func key(namespace, name string) string { return namespace + "/" + name }
+// objKey names a stored object; kind is set only for plugin objects,
+// whose maps hold several kinds.
+type objKey struct{ kind, namespace, name string }
+
+func key(namespace, name string) objKey { return objKey{namespace: namespace, name: name} }
