@@ -37,6 +37,9 @@ type JobInfo struct {
 	tasks []taskEntry
 	npods int
 	shape shape
+	// shaped is the job object shape was taken from: while Job is that
+	// object, the shape matches without comparing.
+	shaped *Job
 }
 
 // NewJobInfo returns a job info for job and pods. Pods without a task-spec
@@ -61,9 +64,10 @@ func NewJobInfo(job *Job, pods ...*corev1.Pod) (*JobInfo, error) {
 func (ji *JobInfo) SetJob(job *Job) {
 	ji.Job = job
 	if ji.shape.matches(job) {
+		ji.shaped = job
 		return
 	}
-	ji.shape = shapeOf(job)
+	ji.shape, ji.shaped = shapeOf(job), job
 	tasks := make([]taskEntry, len(ji.tasks))
 	for i, t := range ji.tasks {
 		tasks[i] = taskEntry{t.name, recount(ji.shape, t.name, t.pods.pods)}
@@ -83,7 +87,7 @@ func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
 	if next.pods.Len() > tp.Len() {
 		ji.npods++
 	}
-	ji.setTask(task, next)
+	ji.setTask(task, &next)
 	return nil
 }
 
@@ -102,17 +106,22 @@ func (ji *JobInfo) DeletePod(pod *corev1.Pod) {
 	}
 	ji.npods--
 	if next.Len() == 0 {
-		next = nil
+		ji.setTask(task, nil)
+		return
 	}
-	ji.setTask(task, next)
+	ji.setTask(task, &next)
 }
 
 // fresh recounts when Job was assigned directly and its shape moved, so
 // that writes keep the counts exact.
 func (ji *JobInfo) fresh() {
-	if !ji.shape.matches(ji.Job) {
+	if !ji.shapeMatches() {
 		ji.SetJob(ji.Job)
 	}
+}
+
+func (ji *JobInfo) shapeMatches() bool {
+	return ji.Job == ji.shaped && (ji.Job != nil || !ji.shape.hasJob) || ji.shape.matches(ji.Job)
 }
 
 // Task returns the pods of task with their counts; a task without pods
@@ -123,8 +132,9 @@ func (ji *JobInfo) Task(task string) *TaskPods {
 	if !ok {
 		return &TaskPods{}
 	}
-	if !ji.shape.matches(ji.Job) {
-		return recount(shapeOf(ji.Job), task, tp.pods)
+	if !ji.shapeMatches() {
+		fresh := recount(shapeOf(ji.Job), task, tp.pods)
+		return &fresh
 	}
 	return tp
 }
@@ -167,17 +177,20 @@ func (ji *JobInfo) Clone() *JobInfo {
 	return &out
 }
 
+// taskEntry holds a task's pods by value: a changed task costs one new
+// tasks slice and nothing else.
 type taskEntry struct {
 	name string
-	pods *TaskPods
+	pods TaskPods
 }
 
 func (ji *JobInfo) task(name string) (*TaskPods, bool) {
-	i, ok := slices.BinarySearchFunc(ji.tasks, name, func(t taskEntry, name string) int { return strings.Compare(t.name, name) })
-	if !ok {
-		return nil, false
+	for i := range ji.tasks {
+		if ji.tasks[i].name == name {
+			return &ji.tasks[i].pods, true
+		}
 	}
-	return ji.tasks[i].pods, true
+	return nil, false
 }
 
 // setTask puts tp under name in a new tasks slice; a nil tp removes the
@@ -190,9 +203,9 @@ func (ji *JobInfo) setTask(name string, tp *TaskPods) {
 		tasks = slices.Delete(slices.Clone(ji.tasks), i, i+1)
 	case ok:
 		tasks = slices.Clone(ji.tasks)
-		tasks[i].pods = tp
+		tasks[i].pods = *tp
 	case tp != nil:
-		tasks = slices.Insert(slices.Clone(ji.tasks), i, taskEntry{name, tp})
+		tasks = slices.Insert(slices.Clone(ji.tasks), i, taskEntry{name, *tp})
 	default:
 		return
 	}

@@ -266,10 +266,10 @@ func sortByName(pods []*corev1.Pod) {
 }
 
 // with returns a copy of tp holding pod, replacing the pod of its name.
-func (tp *TaskPods) with(s shape, task string, pod *corev1.Pod) *TaskPods {
-	next := &TaskPods{}
+func (tp *TaskPods) with(s shape, task string, pod *corev1.Pod) TaskPods {
+	var next TaskPods
 	if tp != nil {
-		*next = *tp
+		next = *tp
 	}
 	e := podEntry{pod, partOf(s, task, pod)}
 	var old podEntry
@@ -284,20 +284,20 @@ func (tp *TaskPods) with(s shape, task string, pod *corev1.Pod) *TaskPods {
 
 // without returns a copy of tp without the named pod; removed is false
 // when tp has no such pod.
-func (tp *TaskPods) without(name string) (*TaskPods, bool) {
+func (tp *TaskPods) without(name string) (TaskPods, bool) {
+	next := *tp
 	old, ok := tp.pods.Get(name)
 	if !ok {
-		return tp, false
+		return next, false
 	}
-	next := *tp
 	next.account(old, -1)
 	next.pods = next.pods.Delete(name)
-	return &next, true
+	return next, true
 }
 
 // recount builds a task's counts afresh from its pods.
-func recount(s shape, task string, pods hamt.Map[podEntry]) *TaskPods {
-	tp := &TaskPods{}
+func recount(s shape, task string, pods hamt.Map[podEntry]) TaskPods {
+	var tp TaskPods
 	for _, e := range pods.All() {
 		e.part = partOf(s, task, e.pod)
 		tp.pods = tp.pods.Set(e.pod.Name, e)

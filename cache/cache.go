@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -21,6 +22,18 @@ var (
 	ErrBadVersion    = errors.New("resourceVersion is not an integer")
 	ErrNoJobInObject = errors.New("nil object")
 )
+
+// ref names a job; the cache's map is keyed by it rather than by the
+// namespace/name string, which would cost an allocation per event.
+type ref struct{ namespace, name string }
+
+// refOf parses a namespace/name key.
+func refOf(key string) ref {
+	ns, name, _ := strings.Cut(key, "/")
+	return ref{ns, name}
+}
+
+func (r ref) String() string { return vcjob.JobKey(r.namespace, r.name) }
 
 type entry struct {
 	info    *vcjob.JobInfo
@@ -42,11 +55,11 @@ type entry struct {
 // and pods it holds are shared and read-only.
 type Cache struct {
 	mu   sync.RWMutex
-	jobs map[string]*entry
+	jobs map[ref]*entry
 }
 
 // New returns an empty cache.
-func New() *Cache { return &Cache{jobs: map[string]*entry{}} }
+func New() *Cache { return &Cache{jobs: map[ref]*entry{}} }
 
 // Add caches a new job. A placeholder holding pods that arrived first is
 // filled in; a job that is already cached is an error.
@@ -54,7 +67,7 @@ func (c *Cache) Add(job *vcjob.Job) error {
 	if job == nil {
 		return ErrNoJobInObject
 	}
-	key := vcjob.JobKey(job.Namespace, job.Name)
+	key := ref{job.Namespace, job.Name}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.jobs[key]
@@ -77,7 +90,7 @@ func (c *Cache) Update(job *vcjob.Job) error {
 	if job == nil {
 		return ErrNoJobInObject
 	}
-	key := vcjob.JobKey(job.Namespace, job.Name)
+	key := ref{job.Namespace, job.Name}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.jobs[key]
@@ -112,7 +125,7 @@ func (c *Cache) Delete(job *vcjob.Job) error {
 	if job == nil {
 		return ErrNoJobInObject
 	}
-	key := vcjob.JobKey(job.Namespace, job.Name)
+	key := ref{job.Namespace, job.Name}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.jobs[key]
@@ -133,7 +146,7 @@ func (c *Cache) Delete(job *vcjob.Job) error {
 func (c *Cache) Get(key string) (*vcjob.JobInfo, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	e := c.jobs[key]
+	e := c.jobs[refOf(key)]
 	if e == nil || e.info.Job == nil || e.deleted {
 		return nil, fmt.Errorf("cache: job %s: %w", key, ErrNotFound)
 	}
@@ -147,25 +160,25 @@ func (c *Cache) Keys() []string {
 	var out []string
 	for k, e := range c.jobs {
 		if e.info.Job != nil && !e.deleted {
-			out = append(out, k)
+			out = append(out, k.String())
 		}
 	}
 	return out
 }
 
 // podKey finds the job a pod belongs to from its annotations.
-func podKey(pod *corev1.Pod) (string, error) {
+func podKey(pod *corev1.Pod) (ref, error) {
 	if pod == nil {
-		return "", ErrNoJobInObject
+		return ref{}, ErrNoJobInObject
 	}
 	job, ok := pod.Annotations[vcjob.JobNameKey]
 	if !ok {
-		return "", fmt.Errorf("cache: pod %s/%s has no %s annotation: %w", pod.Namespace, pod.Name, vcjob.JobNameKey, ErrNotJobPod)
+		return ref{}, fmt.Errorf("cache: pod %s/%s has no %s annotation: %w", pod.Namespace, pod.Name, vcjob.JobNameKey, ErrNotJobPod)
 	}
 	if _, ok := pod.Annotations[vcjob.TaskSpecKey]; !ok {
-		return "", fmt.Errorf("cache: pod %s/%s has no %s annotation: %w", pod.Namespace, pod.Name, vcjob.TaskSpecKey, ErrNotJobPod)
+		return ref{}, fmt.Errorf("cache: pod %s/%s has no %s annotation: %w", pod.Namespace, pod.Name, vcjob.TaskSpecKey, ErrNotJobPod)
 	}
-	return vcjob.JobKey(pod.Namespace, job), nil
+	return ref{pod.Namespace, job}, nil
 }
 
 // AddPod caches a pod under its job, creating a placeholder when the job
@@ -177,12 +190,19 @@ func (c *Cache) AddPod(pod *corev1.Pod) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	_, err = c.addPod(key, pod)
+	return err
+}
+
+// addPod files pod under the job key names and returns the job's info;
+// c.mu must be held.
+func (c *Cache) addPod(key ref, pod *corev1.Pod) (*vcjob.JobInfo, error) {
 	e := c.jobs[key]
 	if e == nil {
-		e = &entry{info: &vcjob.JobInfo{Namespace: pod.Namespace, Name: pod.Annotations[vcjob.JobNameKey]}}
+		e = &entry{info: &vcjob.JobInfo{Namespace: key.namespace, Name: key.name}}
 		c.jobs[key] = e
 	}
-	return e.info.AddPod(pod)
+	return e.info, e.info.AddPod(pod)
 }
 
 // UpdatePod replaces a cached pod (adding it if it was unknown).
@@ -229,7 +249,7 @@ func (c *Cache) Droppable() []string {
 	var out []string
 	for k, e := range c.jobs {
 		if (e.deleted || e.info.Job == nil) && e.info.PodCount() == 0 {
-			out = append(out, k)
+			out = append(out, k.String())
 		}
 	}
 	return out
@@ -240,11 +260,12 @@ func (c *Cache) Droppable() []string {
 func (c *Cache) Drop(key string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.jobs[key]
+	k := refOf(key)
+	e := c.jobs[k]
 	if e == nil || !((e.deleted || e.info.Job == nil) && e.info.PodCount() == 0) {
 		return false
 	}
-	delete(c.jobs, key)
+	delete(c.jobs, k)
 	return true
 }
 
@@ -252,7 +273,7 @@ func (c *Cache) Drop(key string) bool {
 func (c *Cache) TaskCompleted(key, task string) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	e := c.jobs[key]
+	e := c.jobs[refOf(key)]
 	return e != nil && TaskCompleted(e.info, task)
 }
 
@@ -260,7 +281,7 @@ func (c *Cache) TaskCompleted(key, task string) bool {
 func (c *Cache) TaskFailed(key, task string) bool {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	e := c.jobs[key]
+	e := c.jobs[refOf(key)]
 	return e != nil && TaskFailed(e.info, task)
 }
 
@@ -270,7 +291,7 @@ func (c *Cache) TaskFailed(key, task string) bool {
 func (c *Cache) Partition(key, task, id string) ([]*corev1.Pod, error) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	e := c.jobs[key]
+	e := c.jobs[refOf(key)]
 	if e == nil || e.info.Job == nil || e.deleted {
 		return nil, fmt.Errorf("cache: job %s: %w", key, ErrNotFound)
 	}

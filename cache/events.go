@@ -113,14 +113,12 @@ func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (vcjob.Request, bool) {
 	if !ok || old == nil || old.ResourceVersion == new.ResourceVersion {
 		return vcjob.Request{}, false
 	}
-	_ = c.UpdatePod(new)
-	c.mu.RLock()
-	var ji *vcjob.JobInfo
-	if e := c.jobs[req.Key()]; e != nil {
-		ji = e.info
-	}
+	// One lock for the update and the event judged on it; PodRequest has
+	// checked the annotations podKey would.
+	c.mu.Lock()
+	ji, _ := c.addPod(ref{req.Namespace, req.JobName}, new)
 	req.Event, req.ExitCode = PodUpdateEvent(ji, old, new)
-	c.mu.RUnlock()
+	c.mu.Unlock()
 	return req, true
 }
 

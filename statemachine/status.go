@@ -13,8 +13,10 @@ import (
 type counts struct {
 	pending, running, succeeded, failed, unknown, terminating int32
 	// tasks holds the per-task counts, each task once, for the tasks that
-	// have a pod counted.
+	// have a pod counted; it starts in buf, so a job of a few tasks counts
+	// without allocating.
 	tasks []taskCount
+	buf   [2]taskCount
 }
 
 type taskCount struct {
@@ -71,6 +73,9 @@ func (c *counts) task(name string) *vcjob.PhaseCounts {
 			return &c.tasks[i].phases
 		}
 	}
+	if c.tasks == nil {
+		c.tasks = c.buf[:0]
+	}
 	c.tasks = append(c.tasks, taskCount{name: name})
 	return &c.tasks[len(c.tasks)-1].phases
 }
@@ -101,7 +106,8 @@ func (c *counts) apply(s *vcjob.JobStatus, was map[string]vcjob.TaskState) (kept
 }
 
 // sameTasks reports whether m holds exactly the task counts of c: the same
-// tasks, each with the same phases and numbers.
+// tasks, each with the same phases and numbers. It looks entries up rather
+// than ranging over maps, which costs more for the few entries there are.
 func (c *counts) sameTasks(m map[string]vcjob.TaskState) bool {
 	if len(c.tasks) == 0 {
 		return m == nil
@@ -109,33 +115,36 @@ func (c *counts) sameTasks(m map[string]vcjob.TaskState) bool {
 	if len(m) != len(c.tasks) {
 		return false
 	}
-	for _, t := range c.tasks {
+	for i := range c.tasks {
+		t := &c.tasks[i]
 		ts, ok := m[t.name]
-		if !ok {
+		if !ok || len(ts.Phase) != nonZero(&t.phases) {
 			return false
 		}
-		n := 0
-		for phase, want := range ts.Phase {
-			if t.phases.Of(phase) != want || want == 0 {
+		for _, phase := range [...]corev1.PodPhase{corev1.PodPending, corev1.PodRunning, corev1.PodSucceeded, corev1.PodFailed, corev1.PodUnknown} {
+			if n := t.phases.Of(phase); n != 0 {
+				if have, ok := ts.Phase[phase]; !ok || have != n {
+					return false
+				}
+			}
+		}
+		for phase, n := range t.phases.Other {
+			if have, ok := ts.Phase[phase]; !ok || have != n {
 				return false
 			}
-			n++
-		}
-		if int32(n) != nonZero(&t.phases) {
-			return false
 		}
 	}
 	return true
 }
 
-func nonZero(pc *vcjob.PhaseCounts) int32 {
-	var n int32
+func nonZero(pc *vcjob.PhaseCounts) int {
+	n := len(pc.Other)
 	for _, v := range [...]int32{pc.Pending, pc.Running, pc.Succeeded, pc.Failed, pc.Unknown} {
 		if v != 0 {
 			n++
 		}
 	}
-	return n + int32(len(pc.Other))
+	return n
 }
 
 // AppendCondition records an entry into phase at now. An older condition

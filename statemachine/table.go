@@ -139,17 +139,21 @@ var table = Table()
 // Lookup finds the row for action in state: its own row, or else the
 // state's AnyOtherAction row.
 func Lookup(state State, action vcjob.Action) Transition {
-	var fallback Transition
-	for _, tr := range table {
+	var fallback *Transition
+	for i := range table {
+		tr := &table[i]
 		if tr.State != state {
 			continue
 		}
 		if tr.Action == action {
-			return tr
+			return *tr
 		}
 		if tr.Action == AnyOtherAction {
 			fallback = tr
 		}
 	}
-	return fallback
+	if fallback == nil {
+		return Transition{}
+	}
+	return *fallback
 }
