@@ -6,8 +6,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/vcjob/vcjob/internal/hamt"
 )
 
 // JobInfo is a job with the pods the controller knows of, grouped by task
@@ -15,14 +18,23 @@ import (
 // with the counts the plans read kept up to date as pods come and go (see
 // TaskPods).
 //
-// A JobInfo is built from persistent maps: Clone is O(1) and AddPod,
-// DeletePod and SetJob cost O(log pods), changing only the JobInfo they
-// are called on. The Job and the pods are shared between clones, as
-// objects from an informer are, and must not be changed in place: replace
-// them. A JobInfo is not safe for concurrent writes.
+// A JobInfo is built from persistent maps. Clone and Lease are O(1) and
+// give a copy that stays as it is while the original moves on; AddPod,
+// DeletePod and SetJob cost O(log pods) and change only the JobInfo they
+// are called on. A JobInfo that has leased copies out (Lease) changes its
+// maps in place, without allocating, whenever no lease is out and it was
+// never cloned since: that is the cache's steady state, one lease per
+// event, released when the event is handled.
+//
+// The Job and the pods are shared between copies, as objects from an
+// informer are, and must not be changed in place: replace them. Copy a
+// JobInfo with Clone or Lease, never by value (go vet reports by-value
+// copies). A JobInfo is not safe for concurrent writes.
 //
 // +k8s:deepcopy-gen=false
 type JobInfo struct {
+	_ noCopy
+
 	Namespace string
 	Name      string
 	// Job may be nil while only pods are known. Change it with SetJob, so
@@ -31,15 +43,103 @@ type JobInfo struct {
 	// (correct, but O(pods) per read).
 	Job *Job
 
-	// tasks is sorted by name and never changed in place: a change makes
-	// a new slice, O(tasks), which for the handful of tasks a job has is
-	// cheaper than any map.
-	tasks []taskEntry
-	npods int
-	shape shape
+	// tasks is sorted by name. It is changed in place only when the
+	// JobInfo owns it (tasksGen at or above its edit floor); otherwise a
+	// change makes a new slice, O(tasks), which for the handful of tasks a
+	// job has is cheaper than any map.
+	tasks    []taskEntry
+	tasksGen uint64
+	npods    int
+	shape    shape
 	// shaped is the job object shape was taken from: while Job is that
 	// object, the shape matches without comparing.
 	shaped *Job
+
+	// own is set once the JobInfo has leased a copy out: what it may change
+	// in place. lessor is set on a leased copy: whom Release tells.
+	own    *ownership
+	lessor *ownership
+}
+
+// noCopy makes go vet's copylocks check report copies of a JobInfo by
+// value, which would share what the original changes in place.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}
+
+// ownership tracks which generations of a JobInfo's maps only the JobInfo
+// can see. Nodes are stamped with the generation they were made in; those
+// below floor may be seen by a copy and are copied before a change. Every
+// Lease or Clone starts a generation and raises the floor past all that
+// exists; once no lease is out, the floor drops back to pinned, the floor
+// of the last Clone (a clone is never given back).
+type ownership struct {
+	gen, floor, pinned uint64
+	leases             atomic.Int64
+}
+
+// edit is what the next write may change in place.
+func (ji *JobInfo) edit() hamt.Edit {
+	o := ji.own
+	if o == nil {
+		return hamt.Persistent()
+	}
+	if o.floor > o.pinned && o.leases.Load() == 0 {
+		o.floor = o.pinned
+	}
+	return hamt.Edit{Gen: o.gen, Floor: o.floor}
+}
+
+// freeze starts a generation above everything that exists, so that all of
+// it is copied before a change.
+func (o *ownership) freeze() {
+	o.gen++
+	o.floor = o.gen
+}
+
+// copyOut is the field-by-field copy Clone and Lease hand out.
+func (ji *JobInfo) copyOut() *JobInfo {
+	return &JobInfo{Namespace: ji.Namespace, Name: ji.Name, Job: ji.Job,
+		tasks: ji.tasks, tasksGen: ji.tasksGen, npods: ji.npods, shape: ji.shape, shaped: ji.shaped}
+}
+
+// Clone returns a copy that shares everything with ji and moves on
+// independently: O(1). The job and pods stay shared and read-only. What
+// the copy shares, ji copies before changing, for good.
+func (ji *JobInfo) Clone() *JobInfo {
+	if o := ji.own; o != nil {
+		o.freeze()
+		o.pinned = o.floor
+	}
+	return ji.copyOut()
+}
+
+// Lease is Clone for a copy that is given back: until its Release, ji
+// copies what it changes; after the last Release, ji changes its maps in
+// place again. The copy must not be used after its Release.
+func (ji *JobInfo) Lease() *JobInfo {
+	if ji.own == nil {
+		// What was made before ji owned anything may be shared with
+		// earlier clones: it stays frozen for good.
+		ji.own = &ownership{}
+		ji.own.freeze()
+		ji.own.pinned = ji.own.floor
+	}
+	ji.own.leases.Add(1)
+	ji.own.freeze()
+	out := ji.copyOut()
+	out.lessor = ji.own
+	return out
+}
+
+// Release gives a leased copy back; on any other JobInfo it does nothing.
+// It may be called from any goroutine, once the copy is no longer read.
+func (ji *JobInfo) Release() {
+	if ji.lessor != nil {
+		ji.lessor.leases.Add(-1)
+		ji.lessor = nil
+	}
 }
 
 // NewJobInfo returns a job info for job and pods. Pods without a task-spec
@@ -68,11 +168,12 @@ func (ji *JobInfo) SetJob(job *Job) {
 		return
 	}
 	ji.shape, ji.shaped = shapeOf(job), job
+	e := ji.edit()
 	tasks := make([]taskEntry, len(ji.tasks))
 	for i, t := range ji.tasks {
-		tasks[i] = taskEntry{t.name, recount(ji.shape, t.name, t.pods.pods)}
+		tasks[i] = taskEntry{t.name, recount(ji.shape, t.name, t.pods.pods, e)}
 	}
-	ji.tasks = tasks
+	ji.tasks, ji.tasksGen = tasks, e.Gen
 }
 
 // AddPod files pod under its task, replacing a pod of the same name.
@@ -82,12 +183,11 @@ func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
 		return fmt.Errorf("pod %s/%s: no %s annotation", pod.Namespace, pod.Name, TaskSpecKey)
 	}
 	ji.fresh()
-	tp, _ := ji.task(task)
-	next := tp.with(ji.shape, task, pod)
-	if next.pods.Len() > tp.Len() {
+	e := ji.edit()
+	tp := ji.writable(task, e, true)
+	if tp.put(ji.shape, task, pod, e) {
 		ji.npods++
 	}
-	ji.setTask(task, &next)
 	return nil
 }
 
@@ -96,20 +196,39 @@ func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
 func (ji *JobInfo) DeletePod(pod *corev1.Pod) {
 	task := pod.Annotations[TaskSpecKey]
 	ji.fresh()
-	tp, ok := ji.task(task)
-	if !ok {
+	if tp, _ := ji.task(task); tp.Get(pod.Name) == nil {
 		return
 	}
-	next, removed := tp.without(pod.Name)
-	if !removed {
-		return
-	}
+	e := ji.edit()
+	tp := ji.writable(task, e, false)
+	tp.remove(pod.Name, e)
 	ji.npods--
-	if next.Len() == 0 {
-		ji.setTask(task, nil)
-		return
+	if tp.Len() == 0 {
+		i := ji.index(task)
+		ji.tasks = slices.Delete(ji.tasks, i, i+1)
 	}
-	ji.setTask(task, &next)
+}
+
+// writable returns task's entry to change under e, making the tasks slice
+// ji's own first when a copy may see it; create adds a missing task.
+func (ji *JobInfo) writable(task string, e hamt.Edit, create bool) *TaskPods {
+	if ji.tasksGen < e.Floor {
+		ji.tasks, ji.tasksGen = slices.Clone(ji.tasks), e.Gen
+	}
+	i := ji.index(task)
+	if i == len(ji.tasks) || ji.tasks[i].name != task {
+		if !create {
+			return nil
+		}
+		ji.tasks = slices.Insert(ji.tasks, i, taskEntry{name: task})
+	}
+	return &ji.tasks[i].pods
+}
+
+// index is where task is, or would go, in the sorted tasks.
+func (ji *JobInfo) index(task string) int {
+	i, _ := slices.BinarySearchFunc(ji.tasks, task, func(t taskEntry, name string) int { return strings.Compare(t.name, name) })
+	return i
 }
 
 // fresh recounts when Job was assigned directly and its shape moved, so
@@ -125,15 +244,16 @@ func (ji *JobInfo) shapeMatches() bool {
 }
 
 // Task returns the pods of task with their counts; a task without pods
-// gives an empty TaskPods. The result is read-only and stays as it is when
-// the JobInfo moves on.
+// gives an empty TaskPods. The result is read-only; it stays as it is when
+// the JobInfo moves on, except from a JobInfo that changes in place (one
+// that leases): read it before the next change.
 func (ji *JobInfo) Task(task string) *TaskPods {
 	tp, ok := ji.task(task)
 	if !ok {
 		return &TaskPods{}
 	}
 	if !ji.shapeMatches() {
-		fresh := recount(shapeOf(ji.Job), task, tp.pods)
+		fresh := recount(shapeOf(ji.Job), task, tp.pods, hamt.Persistent())
 		return &fresh
 	}
 	return tp
@@ -170,15 +290,7 @@ func (ji *JobInfo) Pod(task, name string) *corev1.Pod {
 // PodCount is the number of pods the job info holds.
 func (ji *JobInfo) PodCount() int { return ji.npods }
 
-// Clone returns a job info that shares everything with ji and moves on
-// independently: O(1). The job and pods stay shared and read-only.
-func (ji *JobInfo) Clone() *JobInfo {
-	out := *ji
-	return &out
-}
-
-// taskEntry holds a task's pods by value: a changed task costs one new
-// tasks slice and nothing else.
+// taskEntry holds a task's pods by value.
 type taskEntry struct {
 	name string
 	pods TaskPods
@@ -191,25 +303,6 @@ func (ji *JobInfo) task(name string) (*TaskPods, bool) {
 		}
 	}
 	return nil, false
-}
-
-// setTask puts tp under name in a new tasks slice; a nil tp removes the
-// task.
-func (ji *JobInfo) setTask(name string, tp *TaskPods) {
-	i, ok := slices.BinarySearchFunc(ji.tasks, name, func(t taskEntry, name string) int { return strings.Compare(t.name, name) })
-	var tasks []taskEntry
-	switch {
-	case ok && tp == nil:
-		tasks = slices.Delete(slices.Clone(ji.tasks), i, i+1)
-	case ok:
-		tasks = slices.Clone(ji.tasks)
-		tasks[i].pods = *tp
-	case tp != nil:
-		tasks = slices.Insert(slices.Clone(ji.tasks), i, taskEntry{name, *tp})
-	default:
-		return
-	}
-	ji.tasks = tasks
 }
 
 // shape is what a task's counts depend on besides its pods: the job's name

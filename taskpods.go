@@ -265,66 +265,60 @@ func sortByName(pods []*corev1.Pod) {
 	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 }
 
-// with returns a copy of tp holding pod, replacing the pod of its name.
-func (tp *TaskPods) with(s shape, task string, pod *corev1.Pod) TaskPods {
-	var next TaskPods
-	if tp != nil {
-		next = *tp
-	}
-	e := podEntry{pod, partOf(s, task, pod)}
+// put files pod under edit e, replacing the pod of its name, and reports
+// whether the task gained a pod.
+func (tp *TaskPods) put(s shape, task string, pod *corev1.Pod, e hamt.Edit) bool {
+	entry := podEntry{pod, partOf(s, task, pod)}
 	var old podEntry
 	var had bool
-	next.pods, old, had = next.pods.Swap(pod.Name, e)
+	tp.pods, old, had = tp.pods.SetIn(e, pod.Name, entry)
 	if had {
-		next.account(old, -1)
+		tp.account(old, -1, e)
 	}
-	next.account(e, +1)
-	return next
+	tp.account(entry, +1, e)
+	return !had
 }
 
-// without returns a copy of tp without the named pod; removed is false
-// when tp has no such pod.
-func (tp *TaskPods) without(name string) (TaskPods, bool) {
-	next := *tp
+// remove takes the named pod out under edit e.
+func (tp *TaskPods) remove(name string, e hamt.Edit) {
 	old, ok := tp.pods.Get(name)
 	if !ok {
-		return next, false
+		return
 	}
-	next.account(old, -1)
-	next.pods = next.pods.Delete(name)
-	return next, true
+	tp.account(old, -1, e)
+	tp.pods, _ = tp.pods.DeleteIn(e, name)
 }
 
 // recount builds a task's counts afresh from its pods.
-func recount(s shape, task string, pods hamt.Map[podEntry]) TaskPods {
+func recount(s shape, task string, pods hamt.Map[podEntry], e hamt.Edit) TaskPods {
 	var tp TaskPods
-	for _, e := range pods.All() {
-		e.part = partOf(s, task, e.pod)
-		tp.pods = tp.pods.Set(e.pod.Name, e)
-		tp.account(e, +1)
+	for _, entry := range pods.All() {
+		entry.part = partOf(s, task, entry.pod)
+		tp.pods, _, _ = tp.pods.SetIn(e, entry.pod.Name, entry)
+		tp.account(entry, +1, e)
 	}
 	return tp
 }
 
 // account adds (sign +1) or takes away (sign −1) a pod's part in the
 // counts and sets.
-func (tp *TaskPods) account(e podEntry, sign int32) {
-	c, pt, pod := &tp.counts, &e.part, e.pod
+func (tp *TaskPods) account(entry podEntry, sign int32, e hamt.Edit) {
+	c, pt, pod := &tp.counts, &entry.part, entry.pod
 	if pt.phase == corev1.PodSucceeded {
 		c.Succeeded += sign
 	}
 	c.Restarts += sign * pt.restarts
 	if pt.hasPartition {
 		members, _ := tp.partitions.Get(pt.partition)
-		members = update(members, pod, sign)
+		members = update(members, pod, sign, e)
 		if members.Len() == 0 {
-			tp.partitions = tp.partitions.Delete(pt.partition)
+			tp.partitions, _ = tp.partitions.DeleteIn(e, pt.partition)
 		} else {
-			tp.partitions = tp.partitions.Set(pt.partition, members)
+			tp.partitions, _, _ = tp.partitions.SetIn(e, pt.partition, members)
 		}
 	}
 	if !pt.inRange {
-		tp.excess = update(tp.excess, pod, sign)
+		tp.excess = update(tp.excess, pod, sign, e)
 		return
 	}
 	c.InRange += sign
@@ -337,17 +331,19 @@ func (tp *TaskPods) account(e podEntry, sign int32) {
 	}
 	c.Phases.Add(pt.phase, sign)
 	if pt.outOfSync {
-		tp.outOfSync = update(tp.outOfSync, pod, sign)
+		tp.outOfSync = update(tp.outOfSync, pod, sign, e)
 	}
 }
 
 // update adds pod to a set (sign +1) or takes it out (−1). Taking out
 // goes by name, so replacing a pod (out, then in) leaves the new object.
-func update(m hamt.Map[*corev1.Pod], pod *corev1.Pod, sign int32) hamt.Map[*corev1.Pod] {
+func update(m hamt.Map[*corev1.Pod], pod *corev1.Pod, sign int32, e hamt.Edit) hamt.Map[*corev1.Pod] {
 	if sign > 0 {
-		return m.Set(pod.Name, pod)
+		m, _, _ = m.SetIn(e, pod.Name, pod)
+		return m
 	}
-	return m.Delete(pod.Name)
+	m, _ = m.DeleteIn(e, pod.Name)
+	return m
 }
 
 func inRange(s shape, task, name string) bool {

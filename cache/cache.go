@@ -52,7 +52,9 @@ type entry struct {
 // Get returns a snapshot in O(1): a JobInfo built from persistent maps,
 // which stays as it was while the cache moves on, and which its caller may
 // change (AddPod, DeletePod, SetJob) without touching the cache. The job
-// and pods it holds are shared and read-only.
+// and pods it holds are shared and read-only. Lease is Get for a snapshot
+// given back once read; while none is out, a pod update costs no
+// allocation at all.
 type Cache struct {
 	mu   sync.RWMutex
 	jobs map[ref]*entry
@@ -140,17 +142,40 @@ func (c *Cache) Delete(job *vcjob.Job) error {
 }
 
 // Get returns a snapshot of the job info under key (namespace/name), in
-// O(1): the caller may change it (not the objects it shares) without
-// touching the cache. A job only its pods are known of, or one that was
-// deleted, is ErrNotFound.
+// O(1): the caller may keep it, and change it (not the objects it shares)
+// without touching the cache. A job only its pods are known of, or one
+// that was deleted, is ErrNotFound.
 func (c *Cache) Get(key string) (*vcjob.JobInfo, error) {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
+	return c.snapshot(key, (*vcjob.JobInfo).Clone)
+}
+
+// Lease is Get for a snapshot that is given back with its Release once
+// read: while no lease of a job is out, the cache updates the job's pods
+// in place, without allocating. The processing step leases
+// (worker.Leaser). A lease never released only costs the job those
+// in-place updates.
+func (c *Cache) Lease(key string) (*vcjob.JobInfo, error) {
+	return c.snapshot(key, (*vcjob.JobInfo).Lease)
+}
+
+func (c *Cache) snapshot(key string, take func(*vcjob.JobInfo) *vcjob.JobInfo) (*vcjob.JobInfo, error) {
+	// Taking a snapshot starts a generation of the job's info: a write.
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	e := c.jobs[refOf(key)]
 	if e == nil || e.info.Job == nil || e.deleted {
 		return nil, fmt.Errorf("cache: job %s: %w", key, ErrNotFound)
 	}
-	return e.info.Clone(), nil
+	return take(e.info), nil
+}
+
+// Has reports whether a job (not a placeholder, not deleted) is cached
+// under key.
+func (c *Cache) Has(key string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.jobs[refOf(key)]
+	return e != nil && e.info.Job != nil && !e.deleted
 }
 
 // Keys lists the cached jobs (not placeholders, not deleted ones).

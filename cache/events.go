@@ -177,7 +177,7 @@ func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgr
 	if oldPhase == newPhase {
 		return vcjob.Request{}, false
 	}
-	if _, err := c.Get(vcjob.JobKey(namespace, job)); err != nil {
+	if !c.Has(vcjob.JobKey(namespace, job)) {
 		return vcjob.Request{}, false
 	}
 	req := vcjob.Request{Namespace: namespace, JobName: job}

@@ -17,6 +17,14 @@ type Jobs interface {
 	Get(key string) (*vcjob.JobInfo, error)
 }
 
+// Leaser is Jobs that can lend a snapshot for the length of one step
+// instead of giving it away (*cache.Cache is one): the step releases it
+// when done, and the cache goes back to updating the job in place. The
+// step's cluster must not keep the job info beyond its call.
+type Leaser interface {
+	Lease(key string) (*vcjob.JobInfo, error)
+}
+
 // Step holds what the processing step acts on. All three are injected.
 type Step struct {
 	Jobs    Jobs
@@ -72,6 +80,7 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 	if !ok {
 		return rec
 	}
+	defer ji.Release()
 	d := policy.Resolve(ji.Job, req)
 	rec.Rule, rec.Action, rec.Target, rec.Delay = d.Rule, d.Action, d.Target, d.Delay
 	if d.Delay > 0 {
@@ -96,6 +105,7 @@ func (s *Step) Fire(e delay.Entry, now time.Time) Record {
 	if !ok {
 		return rec
 	}
+	defer ji.Release()
 	s.execute(ji, &rec, now)
 	return rec
 }
@@ -105,7 +115,11 @@ func (s *Step) Fire(e delay.Entry, now time.Time) Record {
 const RuleDelayed policy.RuleKind = "Delayed"
 
 func (s *Step) snapshot(key string, rec *Record) (*vcjob.JobInfo, bool) {
-	ji, err := s.Jobs.Get(key)
+	get := s.Jobs.Get
+	if l, ok := s.Jobs.(Leaser); ok {
+		get = l.Lease
+	}
+	ji, err := get(key)
 	if err != nil {
 		// A job that is gone has nothing left to do; Volcano drops the
 		// request too.

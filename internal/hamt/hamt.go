@@ -4,17 +4,35 @@
 // was, so a copy of a Map is a snapshot that costs nothing to take and
 // stays valid however the original moves on.
 //
-// vcjob keeps a job's pods in it, so the cache can hand out a snapshot per
-// event without copying the job's pods.
+// An owner that knows which nodes nobody else can see may also change
+// those in place (SetIn, DeleteIn): every node carries the generation it
+// was made in, and an Edit names the generations that are the owner's
+// alone. That is how vcjob's cache updates a pod without copying anything
+// while no snapshot of the job is out.
 package hamt
 
-import "iter"
+import (
+	"iter"
+	"math"
+)
 
 const (
 	bitsPerLevel = 5
 	width        = 1 << bitsPerLevel
 	levelMask    = width - 1
 )
+
+// Edit says what an update may change in place: nodes of generation
+// Floor or later belong to the writer alone. Nodes it makes or copies are
+// stamped Gen, which should be at least Floor for the writer to change
+// them again in place.
+type Edit struct {
+	Gen, Floor uint64
+}
+
+// Persistent is the edit of an ordinary persistent update: nothing is
+// changed in place.
+func Persistent() Edit { return Edit{Floor: math.MaxUint64} }
 
 // node is a level (kids set) or a leaf. Leaves whose keys share the whole
 // 64-bit hash are chained through next.
@@ -23,6 +41,7 @@ type node[V any] struct {
 	val  V
 	next *node[V]
 	kids *[width]*node[V]
+	gen  uint64
 }
 
 // level is a level node and its slots in one allocation: copying one
@@ -32,18 +51,26 @@ type level[V any] struct {
 	slots [width]*node[V]
 }
 
-func newLevel[V any](from *node[V]) *node[V] {
-	l := &level[V]{}
-	if from != nil {
-		l.slots = *from.kids
+// mutable returns level n itself when e owns it, else a copy stamped
+// e.Gen.
+func mutable[V any](n *node[V], e Edit) *node[V] {
+	if n.gen >= e.Floor {
+		return n
 	}
-	l.kids = &l.slots
+	l := &level[V]{slots: *n.kids}
+	l.kids, l.gen = &l.slots, e.Gen
+	return &l.node
+}
+
+func newLevel[V any](gen uint64) *node[V] {
+	l := &level[V]{}
+	l.kids, l.gen = &l.slots, gen
 	return &l.node
 }
 
 // Map is a persistent map from string to V. The zero Map is empty and
 // ready to use. Maps are safe to read concurrently; Set and Delete never
-// change the receiver.
+// change the receiver, nor anything it shares.
 type Map[V any] struct {
 	root *node[V]
 	n    int
@@ -83,76 +110,103 @@ func get[V any](n *node[V], h uint64, key string) (V, bool) {
 
 // Set returns a map holding val under key, and the old map unchanged.
 func (m Map[V]) Set(key string, val V) Map[V] {
-	m, _, _ = m.Swap(key, val)
+	m, _, _ = m.SetIn(Persistent(), key, val)
 	return m
 }
 
-// Swap is Set that also returns the value key held before, if any, in the
-// same walk down the trie.
+// Swap is Set that also returns the value key held before, if any.
 func (m Map[V]) Swap(key string, val V) (next Map[V], old V, had bool) {
+	return m.SetIn(Persistent(), key, val)
+}
+
+// SetIn is Swap under edit e: nodes e owns are changed in place, so m and
+// every map sharing them see the change; use it only on nodes nobody else
+// can see.
+func (m Map[V]) SetIn(e Edit, key string, val V) (next Map[V], old V, had bool) {
 	root := m.root
 	if root == nil {
-		root = newLevel[V](nil)
+		root = newLevel[V](e.Gen)
 	}
 	added := false
-	m.root = set(root, 0, hash(key), key, val, &added, &old, hash)
+	m.root = set(root, e, 0, hash(key), key, val, &added, &old, hash)
 	if added {
 		m.n++
 	}
 	return m, old, !added
 }
 
-// set returns a copy of level n with key set.
-// The value key held is left in *old.
-func set[V any](n *node[V], shift uint, h uint64, key string, val V, added *bool, old *V, hashOf func(string) uint64) *node[V] {
-	out := newLevel(n)
+// set returns level n, or a copy of it, with key set; the value key held
+// is left in *old.
+func set[V any](n *node[V], e Edit, shift uint, h uint64, key string, val V, added *bool, old *V, hashOf func(string) uint64) *node[V] {
 	i := slot(h, shift)
-	switch child := n.kids[i]; {
+	child := n.kids[i]
+	var repl *node[V]
+	switch {
 	case child == nil:
 		*added = true
-		out.kids[i] = &node[V]{key: key, val: val}
+		repl = &node[V]{key: key, val: val, gen: e.Gen}
 	case child.kids != nil:
-		out.kids[i] = set(child, shift+bitsPerLevel, h, key, val, added, old, hashOf)
+		repl = set(child, e, shift+bitsPerLevel, h, key, val, added, old, hashOf)
+		if repl == child {
+			return n // changed in place below; nothing to relink
+		}
 	default:
-		if chain, ok := replace(child, key, val, old); ok {
-			out.kids[i] = chain
+		if chain, ok := replace(child, e, key, val, old); ok {
+			if chain == child {
+				return n
+			}
+			repl = chain
 			break
 		}
 		*added = true
 		if hc := hashOf(child.key); hc == h {
 			// Every bit of the hash agrees: chain the leaves.
-			out.kids[i] = &node[V]{key: key, val: val, next: child}
+			repl = &node[V]{key: key, val: val, next: child, gen: e.Gen}
 		} else {
-			out.kids[i] = split(child, hc, &node[V]{key: key, val: val}, h, shift+bitsPerLevel)
+			repl = split(child, hc, &node[V]{key: key, val: val, gen: e.Gen}, h, shift+bitsPerLevel, e.Gen)
 		}
 	}
+	out := mutable(n, e)
+	out.kids[i] = repl
 	return out
 }
 
-// replace copies a chain with key's value replaced, leaving the old value
-// in *old; ok is false when the chain does not hold key.
-func replace[V any](chain *node[V], key string, val V, old *V) (*node[V], bool) {
+// replace returns a chain with key's value replaced (changed in place
+// where e owns the leaf), leaving the old value in *old; ok is false when
+// the chain does not hold key.
+func replace[V any](chain *node[V], e Edit, key string, val V, old *V) (*node[V], bool) {
 	if chain == nil {
 		return nil, false
 	}
 	if chain.key == key {
 		*old = chain.val
-		return &node[V]{key: key, val: val, next: chain.next}, true
+		if chain.gen >= e.Floor {
+			chain.val = val
+			return chain, true
+		}
+		return &node[V]{key: key, val: val, next: chain.next, gen: e.Gen}, true
 	}
-	rest, ok := replace(chain.next, key, val, old)
+	rest, ok := replace(chain.next, e, key, val, old)
 	if !ok {
 		return nil, false
 	}
-	return &node[V]{key: chain.key, val: chain.val, next: rest}, true
+	if rest == chain.next {
+		return chain, true
+	}
+	if chain.gen >= e.Floor {
+		chain.next = rest
+		return chain, true
+	}
+	return &node[V]{key: chain.key, val: chain.val, next: rest, gen: e.Gen}, true
 }
 
 // split makes the levels that tell apart two leaves (or chains) whose
 // hashes differ somewhere at or above shift.
-func split[V any](a *node[V], ha uint64, b *node[V], hb uint64, shift uint) *node[V] {
-	out := newLevel[V](nil)
+func split[V any](a *node[V], ha uint64, b *node[V], hb uint64, shift uint, gen uint64) *node[V] {
+	out := newLevel[V](gen)
 	sa, sb := slot(ha, shift), slot(hb, shift)
 	if sa == sb {
-		out.kids[sa] = split(a, ha, b, hb, shift+bitsPerLevel)
+		out.kids[sa] = split(a, ha, b, hb, shift+bitsPerLevel, gen)
 	} else {
 		out.kids[sa], out.kids[sb] = a, b
 	}
@@ -161,22 +215,29 @@ func split[V any](a *node[V], ha uint64, b *node[V], hb uint64, shift uint) *nod
 
 // Delete returns a map without key, and the old map unchanged.
 func (m Map[V]) Delete(key string) Map[V] {
-	if m.root == nil {
-		return m
-	}
-	root, removed := del(m.root, 0, hash(key), key)
-	if !removed {
-		return m
-	}
-	m.root = root
-	m.n--
+	m, _ = m.DeleteIn(Persistent(), key)
 	return m
 }
 
-// del returns a copy of level n without key, and whether key was there. A
-// level left holding a single leaf is replaced by that leaf (except the
-// root), so the trie stays as shallow as its keys need.
-func del[V any](n *node[V], shift uint, h uint64, key string) (*node[V], bool) {
+// DeleteIn is Delete under edit e (see SetIn); removed reports whether
+// key was there.
+func (m Map[V]) DeleteIn(e Edit, key string) (next Map[V], removed bool) {
+	if m.root == nil {
+		return m, false
+	}
+	root, removed := del(m.root, e, 0, hash(key), key)
+	if !removed {
+		return m, false
+	}
+	m.root = root
+	m.n--
+	return m, true
+}
+
+// del returns level n, or a copy of it, without key, and whether key was
+// there. A level left holding a single leaf is replaced by that leaf
+// (except the root), so the trie stays as shallow as its keys need.
+func del[V any](n *node[V], e Edit, shift uint, h uint64, key string) (*node[V], bool) {
 	i := slot(h, shift)
 	child := n.kids[i]
 	var repl *node[V]
@@ -184,22 +245,24 @@ func del[V any](n *node[V], shift uint, h uint64, key string) (*node[V], bool) {
 	case child == nil:
 		return n, false
 	case child.kids != nil:
-		sub, removed := del(child, shift+bitsPerLevel, h, key)
+		sub, removed := del(child, e, shift+bitsPerLevel, h, key)
 		if !removed {
 			return n, false
 		}
 		repl = sub
 		if only := single(sub); only != nil && only.kids == nil {
 			repl = only
+		} else if sub == child {
+			return n, true
 		}
 	default:
-		rest, removed := unchain(child, key)
+		rest, removed := unchain(child, e, key)
 		if !removed {
 			return n, false
 		}
 		repl = rest
 	}
-	out := newLevel(n)
+	out := mutable(n, e)
 	out.kids[i] = repl
 	return out, true
 }
@@ -219,19 +282,23 @@ func single[V any](n *node[V]) *node[V] {
 	return only
 }
 
-// unchain copies a chain without key.
-func unchain[V any](chain *node[V], key string) (*node[V], bool) {
+// unchain returns a chain without key.
+func unchain[V any](chain *node[V], e Edit, key string) (*node[V], bool) {
 	if chain == nil {
 		return nil, false
 	}
 	if chain.key == key {
 		return chain.next, true
 	}
-	rest, ok := unchain(chain.next, key)
+	rest, ok := unchain(chain.next, e, key)
 	if !ok {
 		return nil, false
 	}
-	return &node[V]{key: chain.key, val: chain.val, next: rest}, true
+	if chain.gen >= e.Floor {
+		chain.next = rest
+		return chain, true
+	}
+	return &node[V]{key: chain.key, val: chain.val, next: rest, gen: e.Gen}, true
 }
 
 // All yields every key and value, in an order fixed by the keys' hashes.

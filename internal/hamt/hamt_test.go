@@ -8,43 +8,51 @@ import (
 	"pgregory.net/rapid"
 )
 
-// model checks a Map against a Go map through random sets and deletes,
-// with every old version kept and re-checked: a persistent map must never
-// change once made. hashOf replaces the hash so that tests can force
-// shared prefixes and full collisions.
+// model checks a Map against a Go map through random sets and deletes.
+// Some versions are taken as snapshots: leased ones until released, pinned
+// ones for good. The writer edits in place whatever no live snapshot can
+// see (the Edit a vcjob JobInfo uses), and every live snapshot is checked
+// after every operation: it must never change. hashOf replaces the hash
+// so that tests can force shared prefixes and full collisions.
 func model(t *rapid.T, hashOf func(string) uint64) {
-	type version struct {
-		m    Map[int]
-		want map[string]int
+	type snapshot struct {
+		m      Map[int]
+		want   map[string]int
+		pinned bool
 	}
 	var m Map[int]
 	want := map[string]int{}
-	var versions []version
+	var snaps []snapshot
+	var gen, floor, pinned uint64
 	keys := rapid.SampledFrom([]string{"", "a", "b", "c", "job-w-0", "job-w-1", "job-w-2", "job-w-10", "job-w-11", "x", "yy", "zzz", "job-ps-0"})
-	for i := range rapid.IntRange(0, 60).Draw(t, "ops") {
-		k := keys.Draw(t, fmt.Sprintf("key%d", i))
-		if rapid.Bool().Draw(t, fmt.Sprintf("set%d", i)) {
+	for i := range rapid.IntRange(0, 80).Draw(t, "ops") {
+		e := Edit{Gen: gen, Floor: floor}
+		switch op := rapid.IntRange(0, 9).Draw(t, fmt.Sprintf("op%d", i)); {
+		case op < 5:
+			k := keys.Draw(t, fmt.Sprintf("key%d", i))
 			added := false
+			var old int
 			root := m.root
 			if root == nil {
-				root = newLevel[int](nil)
+				root = newLevel[int](e.Gen)
 			}
-			var old int
-			m.root = set(root, 0, hashOf(k), k, i, &added, &old, hashOf)
-			if w, had := want[k]; had && old != w {
-				t.Fatalf("set %q: old value %d, want %d", k, old, w)
-			}
+			m.root = set(root, e, 0, hashOf(k), k, i, &added, &old, hashOf)
 			if added {
 				m.n++
 			}
-			if _, had := want[k]; had == added {
+			w, had := want[k]
+			if had == added {
 				t.Fatalf("set %q: added=%v but key present=%v", k, added, had)
 			}
+			if had && old != w {
+				t.Fatalf("set %q: old value %d, want %d", k, old, w)
+			}
 			want[k] = i
-		} else {
+		case op < 8:
+			k := keys.Draw(t, fmt.Sprintf("key%d", i))
 			root, removed := m.root, false
 			if root != nil {
-				root, removed = del(m.root, 0, hashOf(k), k)
+				root, removed = del(m.root, e, 0, hashOf(k), k)
 			}
 			if _, had := want[k]; had != removed {
 				t.Fatalf("delete %q: removed=%v but key present=%v", k, removed, had)
@@ -53,10 +61,33 @@ func model(t *rapid.T, hashOf func(string) uint64) {
 				m.root, m.n = root, m.n-1
 			}
 			delete(want, k)
+		case op == 8: // lease or pin a snapshot: everything now is frozen
+			pin := rapid.Bool().Draw(t, fmt.Sprintf("pin%d", i))
+			gen++
+			floor = gen
+			if pin {
+				pinned = floor
+			}
+			snaps = append(snaps, snapshot{m, maps.Clone(want), pin})
+		default: // release a leased snapshot
+			var leased []int
+			for j, sn := range snaps {
+				if !sn.pinned {
+					leased = append(leased, j)
+				}
+			}
+			if len(leased) == 0 {
+				continue
+			}
+			j := leased[rapid.IntRange(0, len(leased)-1).Draw(t, fmt.Sprintf("release%d", i))]
+			snaps = append(snaps[:j:j], snaps[j+1:]...)
+			if len(leased) == 1 {
+				floor = pinned // no lease left: all but the pinned is the writer's again
+			}
 		}
-		versions = append(versions, version{m, maps.Clone(want)})
-		for vi, v := range versions {
-			check(t, fmt.Sprintf("version %d after op %d", vi, i), v.m, v.want, hashOf)
+		check(t, fmt.Sprintf("the map after op %d", i), m, want, hashOf)
+		for si, sn := range snaps {
+			check(t, fmt.Sprintf("snapshot %d after op %d", si, i), sn.m, sn.want, hashOf)
 		}
 	}
 }
