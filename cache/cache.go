@@ -146,7 +146,7 @@ func (c *Cache) Delete(job *vcjob.Job) error {
 // without touching the cache. A job only its pods are known of, or one
 // that was deleted, is ErrNotFound.
 func (c *Cache) Get(key string) (*vcjob.JobInfo, error) {
-	return c.snapshot(key, (*vcjob.JobInfo).Clone)
+	return c.snapshot(refOf(key), (*vcjob.JobInfo).Clone)
 }
 
 // Lease is Get for a snapshot that is given back with its Release once
@@ -154,15 +154,15 @@ func (c *Cache) Get(key string) (*vcjob.JobInfo, error) {
 // in place, without allocating. The processing step leases
 // (worker.Leaser). A lease never released only costs the job those
 // in-place updates.
-func (c *Cache) Lease(key string) (*vcjob.JobInfo, error) {
-	return c.snapshot(key, (*vcjob.JobInfo).Lease)
+func (c *Cache) Lease(namespace, name string) (*vcjob.JobInfo, error) {
+	return c.snapshot(ref{namespace, name}, (*vcjob.JobInfo).Lease)
 }
 
-func (c *Cache) snapshot(key string, take func(*vcjob.JobInfo) *vcjob.JobInfo) (*vcjob.JobInfo, error) {
+func (c *Cache) snapshot(key ref, take func(*vcjob.JobInfo) *vcjob.JobInfo) (*vcjob.JobInfo, error) {
 	// Taking a snapshot starts a generation of the job's info: a write.
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.jobs[refOf(key)]
+	e := c.jobs[key]
 	if e == nil || e.info.Job == nil || e.deleted {
 		return nil, fmt.Errorf("cache: job %s: %w", key, ErrNotFound)
 	}

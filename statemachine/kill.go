@@ -196,5 +196,8 @@ func (p *KillPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 }
 
 func sortPods(pods []*corev1.Pod) {
+	if len(pods) < 2 {
+		return
+	}
 	sort.Slice(pods, func(i, j int) bool { return pods[i].Name < pods[j].Name })
 }

@@ -128,9 +128,11 @@ func (c *counts) sameTasks(m map[string]vcjob.TaskState) bool {
 				}
 			}
 		}
-		for phase, n := range t.phases.Other {
-			if have, ok := ts.Phase[phase]; !ok || have != n {
-				return false
+		if len(t.phases.Other) > 0 {
+			for phase, n := range t.phases.Other {
+				if have, ok := ts.Phase[phase]; !ok || have != n {
+					return false
+				}
 			}
 		}
 	}

@@ -61,8 +61,9 @@ type SyncPlan struct {
 	// with it.
 	Err error `json:"-"`
 
-	job *vcjob.Job
-	c   counts
+	job     *vcjob.Job
+	c       counts
+	scratch vcjob.JobStatus
 }
 
 // PlanSync plans SyncJob for the job in ji with its PodGroup as pg,
@@ -359,7 +360,11 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 	if len(errs) > 0 {
 		return Outcome{Status: *stored.DeepCopy(), Err: errors.Join(errs...)}
 	}
-	status := vcjob.JobStatus{
+	// The status is built in the plan's scratch: the update function may
+	// keep its argument for all the compiler knows, and a local would be
+	// moved to the heap on every sync.
+	status := &p.scratch
+	*status = vcjob.JobStatus{
 		State:               stored.State,
 		MinAvailable:        p.job.Spec.MinAvailable,
 		Version:             stored.Version,
@@ -368,15 +373,15 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		ControlledResources: stored.ControlledResources,
 		Conditions:          stored.Conditions,
 	}
-	kept := c.apply(&status, stored.TaskStatusCount)
+	kept := c.apply(status, stored.TaskStatusCount)
 	out := Outcome{}
-	out.PhaseChanged = update != nil && update(&status)
+	out.PhaseChanged = update != nil && update(status)
 	// Any change of the status, even one that keeps the phase, is recorded
 	// as an entry into the current phase.
-	if out.PhaseChanged || !statusEqualTasks(&status, stored, kept) {
-		enterPhase(&status, now)
+	if out.PhaseChanged || !statusEqualTasks(status, stored, kept) {
+		enterPhase(status, now)
 		out.Write = true
 	}
-	out.Status = status
+	out.Status = *status
 	return out
 }

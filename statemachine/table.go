@@ -136,15 +136,27 @@ func Table() []Transition {
 // initialisation (Table hands callers their own copy).
 var table = Table()
 
+// rowsOf holds each state's rows of table, so Lookup scans a handful.
+var rowsOf = func() map[State][]Transition {
+	m := map[State][]Transition{}
+	for i := 0; i < len(table); {
+		j := i
+		for j < len(table) && table[j].State == table[i].State {
+			j++
+		}
+		m[table[i].State] = table[i:j:j]
+		i = j
+	}
+	return m
+}()
+
 // Lookup finds the row for action in state: its own row, or else the
 // state's AnyOtherAction row.
 func Lookup(state State, action vcjob.Action) Transition {
 	var fallback *Transition
-	for i := range table {
-		tr := &table[i]
-		if tr.State != state {
-			continue
-		}
+	rows := rowsOf[state]
+	for i := range rows {
+		tr := &rows[i]
 		if tr.Action == action {
 			return *tr
 		}

@@ -22,7 +22,7 @@ type Jobs interface {
 // when done, and the cache goes back to updating the job in place. The
 // step's cluster must not keep the job info beyond its call.
 type Leaser interface {
-	Lease(key string) (*vcjob.JobInfo, error)
+	Lease(namespace, name string) (*vcjob.JobInfo, error)
 }
 
 // Step holds what the processing step acts on. All three are injected.
@@ -76,7 +76,7 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 	if req.PodName != "" && req.Event != vcjob.PodPendingEvent {
 		rec.Cancelled = append(rec.Cancelled, s.Delays.CancelForPodEvent(req)...)
 	}
-	ji, ok := s.snapshot(req.Key(), &rec)
+	ji, ok := s.snapshot(req.Namespace, req.JobName, &rec)
 	if !ok {
 		return rec
 	}
@@ -101,7 +101,7 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 // that time.
 func (s *Step) Fire(e delay.Entry, now time.Time) Record {
 	rec := Record{Time: now, Request: e.Request, Fired: &e, Action: e.Action, Target: e.Target, Rule: policy.Rule{Kind: RuleDelayed}}
-	ji, ok := s.snapshot(e.Request.Key(), &rec)
+	ji, ok := s.snapshot(e.Request.Namespace, e.Request.JobName, &rec)
 	if !ok {
 		return rec
 	}
@@ -114,12 +114,14 @@ func (s *Step) Fire(e delay.Entry, now time.Time) Record {
 // chose it is in the record of the step that registered it.
 const RuleDelayed policy.RuleKind = "Delayed"
 
-func (s *Step) snapshot(key string, rec *Record) (*vcjob.JobInfo, bool) {
-	get := s.Jobs.Get
+func (s *Step) snapshot(namespace, name string, rec *Record) (*vcjob.JobInfo, bool) {
+	var ji *vcjob.JobInfo
+	var err error
 	if l, ok := s.Jobs.(Leaser); ok {
-		get = l.Lease
+		ji, err = l.Lease(namespace, name)
+	} else {
+		ji, err = s.Jobs.Get(vcjob.JobKey(namespace, name))
 	}
-	ji, err := get(key)
 	if err != nil {
 		// A job that is gone has nothing left to do; Volcano drops the
 		// request too.

@@ -37,6 +37,11 @@ type PodGroup struct {
 	Job       string
 	Phase     podgroup.Phase
 	Spec      podgroup.Spec
+
+	// upToDate is the desired PodGroup Spec was last found to need no
+	// update for: desired PodGroups are shared and never changed, so the
+	// same one again needs no comparison.
+	upToDate *podgroup.PodGroup
 }
 
 // ChangeType is what happened to an object.
@@ -333,8 +338,12 @@ func (c *Cluster) ApplyPodGroup(desired *podgroup.PodGroup) error {
 		c.Journal.PodGroupsCreated = append(c.Journal.PodGroupsCreated, desired.Name)
 		return nil
 	}
+	if existing.upToDate == desired {
+		return nil
+	}
 	cur := podgroup.PodGroup{ObjectMeta: metav1.ObjectMeta{Namespace: existing.Namespace, Name: existing.Name}, Spec: existing.Spec}
 	if !podgroup.NeedsUpdate(&cur, desired) {
+		existing.upToDate = desired
 		return nil
 	}
 	if next, changed := podgroup.Update(cur, *desired); changed {
