@@ -73,6 +73,8 @@ type Applied struct {
 	Priorities podgroup.PriorityLookup
 	Last       Effects
 
+	plan SyncPlan
+
 	// desired remembers the desired PodGroup per job object: a job object
 	// is never changed in place (a changed job is a new object), so its
 	// desired PodGroup stays what it was.
@@ -120,7 +122,10 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 		return err
 	}
 	opts.PodGroup = a.podGroupFor(ji.Job)
-	plan := PlanSyncWith(ji, pg, a.Now, opts)
+	// The plan is the Applied's own, reused: nothing of it outlives the
+	// call but fresh slices and the status it computes.
+	a.plan = SyncPlan{}
+	plan := planSync(&a.plan, ji, pg, a.Now, opts)
 	if plan.Noop {
 		return nil
 	}

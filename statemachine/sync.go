@@ -74,7 +74,15 @@ func PlanSync(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time) *SyncPlan {
 
 // PlanSyncWith plans SyncJob with the job's plugins and priorities.
 func PlanSyncWith(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts PlanOptions) *SyncPlan {
-	p := &SyncPlan{job: ji.Job}
+	p := &SyncPlan{}
+	planSync(p, ji, pg, now, opts)
+	return p
+}
+
+// planSync plans into p, which must be zero: Applied plans into one plan
+// of its own, call after call, rather than allocate one per sync.
+func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts PlanOptions) *SyncPlan {
+	p.job = ji.Job
 	if ji.Job.DeletionTimestamp != nil {
 		p.Noop = true
 		return p
