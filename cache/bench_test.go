@@ -39,7 +39,8 @@ type benchWorld struct {
 func newBenchWorld(b *testing.B, replicas int) *benchWorld {
 	b.Helper()
 	job := &vcjob.Job{
-		ObjectMeta: metav1.ObjectMeta{Name: "big", Namespace: "ns", UID: "uid-big", ResourceVersion: "1"},
+		// Generation 1, as the API server sets on creation.
+		ObjectMeta: metav1.ObjectMeta{Name: "big", Namespace: "ns", UID: "uid-big", ResourceVersion: "1", Generation: 1},
 		Spec: vcjob.JobSpec{MinAvailable: int32(replicas), MaxRetry: 3, Queue: "default", SchedulerName: "volcano",
 			Tasks: []vcjob.TaskSpec{{Name: "worker", Replicas: int32(replicas), MaxRetry: -1,
 				Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "main", Image: "busybox"}}}}}}},
@@ -78,20 +79,21 @@ func (w *benchWorld) feed(b *testing.B, req vcjob.Request, ok bool) {
 	}
 	if rec.Effects.StatusWritten {
 		old := w.job
-		w.job = w.cluster.Job("ns", "big")
+		job := *w.cluster.StoredJob("ns", "big")
 		w.rv++
-		w.job.ResourceVersion = strconv.Itoa(1 + w.rv)
+		job.ResourceVersion = w.version(1 + w.rv)
+		w.job = &job
 		if _, _, err := w.cache.OnJobUpdate(old, w.job); err != nil {
 			b.Fatal(err)
 		}
 	}
 	var reqs []vcjob.Request
 	for _, name := range rec.Effects.Created {
-		p := w.cluster.Pod("ns", name)
+		p := *w.cluster.StoredPod("ns", name)
 		p.ResourceVersion = w.version(1)
-		w.cluster.StorePod(p)
-		w.pods[name] = p
-		if req, ok := w.cache.OnPodAdd(p); ok {
+		w.cluster.StorePod(&p)
+		w.pods[name] = &p
+		if req, ok := w.cache.OnPodAdd(&p); ok {
 			reqs = append(reqs, req)
 		}
 	}

@@ -43,11 +43,11 @@ type entry struct {
 // Cache holds jobs and their pods by namespace/name. It is safe for
 // concurrent use.
 //
-// Jobs going in are copied. Pods going in are kept as they are, as an
-// informer's store keeps them: the caller hands them over and must not
-// change them afterwards (informer objects are never changed in place). A
-// pod update costs O(log pods) and keeps the job's counts (vcjob.TaskPods)
-// up to date.
+// Jobs and pods going in are kept as they are, as an informer's store
+// keeps them: the caller hands them over and must not change them
+// afterwards (informer objects are never changed in place). A pod update
+// costs O(log pods), or O(1) without allocating while no lease of the job
+// is out, and keeps the job's counts (vcjob.TaskPods) up to date.
 //
 // Get returns a snapshot in O(1): a JobInfo built from persistent maps,
 // which stays as it was while the cache moves on, and which its caller may
@@ -80,7 +80,7 @@ func (c *Cache) Add(job *vcjob.Job) error {
 		e = &entry{info: &vcjob.JobInfo{Namespace: job.Namespace, Name: job.Name}}
 		c.jobs[key] = e
 	}
-	e.info.SetJob(job.DeepCopy())
+	e.info.SetJob(job)
 	e.deleted = false
 	return nil
 }
@@ -104,7 +104,7 @@ func (c *Cache) Update(job *vcjob.Job) error {
 	} else if older {
 		return fmt.Errorf("cache: update job %s: resourceVersion %s, cached %s: %w", key, job.ResourceVersion, e.info.Job.ResourceVersion, ErrStale)
 	}
-	e.info.SetJob(job.DeepCopy())
+	e.info.SetJob(job)
 	return nil
 }
 

@@ -156,10 +156,22 @@ func (c *Cache) OnJobUpdate(old, new *vcjob.Job) (vcjob.Request, bool, error) {
 	if err := c.Update(new); err != nil {
 		return vcjob.Request{}, false, err
 	}
-	if equality.Semantic.DeepEqual(old.Spec, new.Spec) && old.Status.State.Phase == new.Status.State.Phase {
+	if old.Status.State.Phase == new.Status.State.Phase && sameSpec(old, new) {
 		return vcjob.Request{}, false, nil
 	}
 	return jobRequest(new), true, nil
+}
+
+// sameSpec reports whether two versions of a job have semantically equal
+// specs. The API server bumps metadata.generation on every change of a
+// custom resource's spec (never on status writes), so an unchanged,
+// non-zero generation settles it without comparing the specs, which is
+// most of the cost of a status write's event on a large job.
+func sameSpec(old, new *vcjob.Job) bool {
+	if old.Generation != 0 && old.Generation == new.Generation {
+		return true
+	}
+	return equality.Semantic.DeepEqual(old.Spec, new.Spec)
 }
 
 // OnJobDelete marks a job deleted; it raises no request.

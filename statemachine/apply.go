@@ -2,9 +2,11 @@ package statemachine
 
 import (
 	"fmt"
+	"maps"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
@@ -44,6 +46,7 @@ type Applier interface {
 	// carries the current version instead of failing with a conflict.
 	// Applied hands it a copy of the job's top level: assign the fields,
 	// do not change the maps and slices they share with the caller's job.
+	// status is read-only too: Effects keep it.
 	UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error
 }
 
@@ -75,19 +78,27 @@ type Applied struct {
 
 	plan SyncPlan
 
-	// desired remembers the desired PodGroup per job object: a job object
-	// is never changed in place (a changed job is a new object), so its
-	// desired PodGroup stays what it was.
-	desired map[*vcjob.Job]*podgroup.PodGroup
+	// desired remembers each job's desired PodGroup with the job object it
+	// was computed from.
+	desired map[types.UID]desiredPodGroup
+}
+
+type desiredPodGroup struct {
+	job *vcjob.Job
+	pg  *podgroup.PodGroup
 }
 
 // maxDesired bounds the desired PodGroups an Applied remembers; past it
 // they are forgotten all at once, which costs one recomputation per job.
 const maxDesired = 4096
 
-// podGroupFor is podgroup.Desired for job, remembered while the job object
-// stays the same. A priority class can change without the job changing,
-// so jobs whose tasks name one are computed afresh each time.
+// podGroupFor is podgroup.Desired for job, remembered across job objects
+// that cannot differ in it: the same object (objects are never changed in
+// place), or a later one of the same generation (the API server bumps
+// metadata.generation on every spec change) with the same name, labels and
+// annotations. A status write thus costs no recomputation. A priority class
+// can change without the job changing, so jobs whose tasks name one are
+// computed afresh each time.
 func (a *Applied) podGroupFor(job *vcjob.Job) *podgroup.PodGroup {
 	if a.Priorities != nil {
 		for i := range job.Spec.Tasks {
@@ -96,15 +107,23 @@ func (a *Applied) podGroupFor(job *vcjob.Job) *podgroup.PodGroup {
 			}
 		}
 	}
-	if pg := a.desired[job]; pg != nil {
-		return pg
+	if d, ok := a.desired[job.UID]; ok && (d.job == job || sameDesired(d.job, job)) {
+		return d.pg
 	}
 	if a.desired == nil || len(a.desired) >= maxDesired {
-		a.desired = make(map[*vcjob.Job]*podgroup.PodGroup)
+		a.desired = make(map[types.UID]desiredPodGroup)
 	}
 	pg := podgroup.Desired(job, nil)
-	a.desired[job] = &pg
+	a.desired[job.UID] = desiredPodGroup{job, &pg}
 	return &pg
+}
+
+// sameDesired reports whether two objects of one job must have the same
+// desired PodGroup without computing it.
+func sameDesired(a, b *vcjob.Job) bool {
+	return a.Generation != 0 && a.Generation == b.Generation && a.UID == b.UID &&
+		a.Name == b.Name && a.Namespace == b.Namespace &&
+		maps.Equal(a.Labels, b.Labels) && maps.Equal(a.Annotations, b.Annotations)
 }
 
 var _ Cluster = (*Applied)(nil)
@@ -266,6 +285,8 @@ func (a *Applied) write(job *vcjob.Job, status *vcjob.JobStatus) error {
 		return fmt.Errorf("update status: %w", err)
 	}
 	a.Last.StatusWritten = true
-	a.Last.Status = status.DeepCopy()
+	// Statuses are never changed once written (see UpdateStatus), so the
+	// effects may share this one.
+	a.Last.Status = status
 	return nil
 }

@@ -91,9 +91,9 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 	if job.Status.State.Phase == "" || job.Status.State.Phase == vcjob.Pending {
 		p.Initiate = true
 	}
-	if p.Initiate || len(opts.Plugins) > 0 {
-		// The plan works on its own copy: plugin hooks and claims record
-		// what the job controls in its status.
+	if job.Status.State.Phase == "" || len(opts.Plugins) > 0 || p.Initiate && len(job.Spec.Volumes) > 0 {
+		// The plan works on its own copy: the initial status, plugin hooks
+		// and claims record what the job controls in its status.
 		job = job.DeepCopy()
 		p.job = job
 	}

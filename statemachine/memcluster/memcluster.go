@@ -129,10 +129,13 @@ func New(now metav1.Time) *Cluster {
 
 // PutJob stores a copy of job (with a new resourceVersion when Watch is
 // set).
-func (c *Cluster) PutJob(job *vcjob.Job) {
-	k := key(job.Namespace, job.Name)
+func (c *Cluster) PutJob(job *vcjob.Job) { c.putJob(job.DeepCopy()) }
+
+// putJob stores j itself: the cluster's own object from now on, never
+// changed in place.
+func (c *Cluster) putJob(j *vcjob.Job) {
+	k := key(j.Namespace, j.Name)
 	old := c.jobs[k]
-	j := job.DeepCopy()
 	c.jobs[k] = j
 	if c.Watch {
 		j.ResourceVersion = c.nextRV()
@@ -146,10 +149,12 @@ func (c *Cluster) PutJob(job *vcjob.Job) {
 
 // PutPod stores a copy of pod (with a new resourceVersion when Watch is
 // set).
-func (c *Cluster) PutPod(pod *corev1.Pod) {
-	k := key(pod.Namespace, pod.Name)
+func (c *Cluster) PutPod(pod *corev1.Pod) { c.putPod(pod.DeepCopy()) }
+
+// putPod stores p itself, as putJob does.
+func (c *Cluster) putPod(p *corev1.Pod) {
+	k := key(p.Namespace, p.Name)
 	old := c.pods[k]
-	p := pod.DeepCopy()
 	c.pods[k] = p
 	if c.Watch {
 		p.ResourceVersion = c.nextRV()
@@ -228,6 +233,17 @@ func (c *Cluster) Job(namespace, name string) *vcjob.Job {
 		return j.DeepCopy()
 	}
 	return nil
+}
+
+// StoredJob returns the stored job itself, or nil: shared, as an
+// informer's objects are, so it must not be changed.
+func (c *Cluster) StoredJob(namespace, name string) *vcjob.Job {
+	return c.jobs[key(namespace, name)]
+}
+
+// StoredPod returns the stored pod itself, or nil; see StoredJob.
+func (c *Cluster) StoredPod(namespace, name string) *corev1.Pod {
+	return c.pods[key(namespace, name)]
 }
 
 // Pod returns a copy of the stored pod, or nil.
@@ -428,8 +444,9 @@ func (c *Cluster) CreatePod(pod *corev1.Pod) error {
 	p.UID = types.UID(fmt.Sprintf("uid-%s-%d", p.Name, c.uid))
 	p.CreationTimestamp = c.Now
 	p.Status.Phase = corev1.PodPending
-	c.Journal.Created = append(c.Journal.Created, p.DeepCopy())
-	c.PutPod(p)
+	// Stored objects are never changed in place: the journal may share p.
+	c.Journal.Created = append(c.Journal.Created, p)
+	c.putPod(p)
 	return nil
 }
 
@@ -478,20 +495,28 @@ func (c *Cluster) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 	c.writeStatus(job, status)
 	// As a real API server's answer would: the caller's job now holds what
 	// was written, so a second write in the same call is current.
+	// The stored status is never changed in place, so the caller's job may
+	// share it.
 	stored := c.jobs[key(job.Namespace, job.Name)]
 	job.ResourceVersion = stored.ResourceVersion
-	job.Status = *stored.Status.DeepCopy()
+	job.Status = stored.Status
 	return nil
 }
 
+// writeStatus stores a new job object: the stored one's metadata and spec
+// (shared: stored objects are never changed in place) with a copy of
+// status.
 func (c *Cluster) writeStatus(job *vcjob.Job, status *vcjob.JobStatus) {
-	next := c.jobs[key(job.Namespace, job.Name)]
-	if next == nil {
-		next = job
+	prev := c.jobs[key(job.Namespace, job.Name)]
+	var next *vcjob.Job
+	if prev == nil {
+		next = job.DeepCopy()
+	} else {
+		n := *prev
+		next = &n
 	}
-	next = next.DeepCopy()
 	next.Status = *status.DeepCopy()
-	c.PutJob(next)
+	c.putJob(next)
 	c.Journal.StatusWrites++
 }
 
