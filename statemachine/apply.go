@@ -74,7 +74,10 @@ type Applied struct {
 	// Priorities looks up priority classes for the PodGroup's
 	// minResources; nil counts every task as priority 0.
 	Priorities podgroup.PriorityLookup
-	Last       Effects
+	// Recount plans by walking every pod (PlanOptions.Recount), the
+	// oracle, instead of reading the job info's counts.
+	Recount bool
+	Last    Effects
 
 	plan SyncPlan
 
@@ -251,7 +254,7 @@ func (a *Applied) kill(ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFun
 
 // options builds the job's plugins.
 func (a *Applied) options(job *vcjob.Job) (PlanOptions, error) {
-	opts := PlanOptions{Priorities: a.Priorities}
+	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount}
 	if a.Plugins == nil || len(job.Spec.Plugins) == 0 {
 		return opts, nil
 	}

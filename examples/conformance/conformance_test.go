@@ -14,15 +14,20 @@ func TestPublicVectors(t *testing.T) {
 	if _, err := os.Stat(publicVectors); err != nil {
 		t.Skipf("no vectors at %s: %v", publicVectors, err)
 	}
+	// Each way through the library, with the plans reading the kept
+	// counts and with the plans walking every pod (the oracle).
 	for _, mode := range []Mode{Direct, ThroughStep} {
-		var out bytes.Buffer
-		passed, failed, err := runFile(publicVectors, mode, &out, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("via %s: %d passed, %d failed", mode, passed, failed)
-		if failed > 0 || passed == 0 {
-			t.Fatalf("via %s: %d passed, %d failed:\n%s", mode, passed, failed, out.String())
+		for _, recount := range []bool{false, true} {
+			opts := Options{Mode: mode, Recount: recount}
+			var out bytes.Buffer
+			passed, failed, err := runFile(publicVectors, opts, &out, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%+v: %d passed, %d failed", opts, passed, failed)
+			if failed > 0 || passed == 0 {
+				t.Fatalf("%+v: %d passed, %d failed:\n%s", opts, passed, failed, out.String())
+			}
 		}
 	}
 }

@@ -1,11 +1,14 @@
 // Command conformance replays Volcano's recorded controller steps through
 // vcjob and reports every case where vcjob decides differently.
 //
-//	go run ./examples/conformance [-v] [-via direct|step] FILE.jsonl...
+//	go run ./examples/conformance [-v] [-via direct|step] [-recount] FILE.jsonl...
 //
 // With -via step each case is loaded into a job cache and run through the
 // worker's processing step (policy, delays, state machine), as a controller
 // runs it; the default runs the policy and the state machine directly.
+// With -recount the plans walk every pod, as Volcano's controller does,
+// instead of reading the counts the job info keeps: the oracle the counted
+// plans must agree with.
 //
 // It prints one line per mismatching case (its name and the first
 // difference) and ends with "N passed, M failed". It exits 1 when a case
@@ -24,8 +27,9 @@ import (
 func main() {
 	verbose := flag.Bool("v", false, "print every case, not only failures")
 	via := flag.String("via", string(Direct), "replay through: direct (policy + state machine) or step (cache + worker step)")
+	recount := flag.Bool("recount", false, "plan by walking every pod (the oracle) instead of reading the kept counts")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-v] [-via direct|step] FILE.jsonl...\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-v] [-via direct|step] [-recount] FILE.jsonl...\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -36,7 +40,7 @@ func main() {
 	}
 	var passed, failed int
 	for _, path := range flag.Args() {
-		p, f, err := runFile(path, mode, os.Stdout, *verbose)
+		p, f, err := runFile(path, Options{Mode: mode, Recount: *recount}, os.Stdout, *verbose)
 		passed += p
 		failed += f
 		if err != nil {
@@ -52,7 +56,7 @@ func main() {
 }
 
 // runFile replays every case of one JSON Lines file.
-func runFile(path string, mode Mode, out io.Writer, verbose bool) (passed, failed int, err error) {
+func runFile(path string, opts Options, out io.Writer, verbose bool) (passed, failed int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, 0, err
@@ -70,7 +74,7 @@ func runFile(path string, mode Mode, out io.Writer, verbose bool) (passed, faile
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			return passed, failed, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
-		got, err := Replay(&c, mode)
+		got, err := Replay(&c, opts)
 		diff := ""
 		if err != nil {
 			diff = "replay: " + err.Error()

@@ -39,17 +39,25 @@ const (
 	ThroughStep Mode = "step"
 )
 
+// Options say how to replay a case.
+type Options struct {
+	Mode Mode
+	// Recount: the plans walk every pod (the oracle) instead of reading
+	// the job info's counts.
+	Recount bool
+}
+
 // Replay runs one case through the library's public API.
-func Replay(c *Case, mode Mode) (Got, error) {
-	if mode == ThroughStep {
-		return replayStep(c)
+func Replay(c *Case, opts Options) (Got, error) {
+	if opts.Mode == ThroughStep {
+		return replayStep(c, opts.Recount)
 	}
-	return replayDirect(c)
+	return replayDirect(c, opts.Recount)
 }
 
 // replayStep loads the case into a cache and a cluster and runs the
 // request through worker.Step.
-func replayStep(c *Case) (Got, error) {
+func replayStep(c *Case, recount bool) (Got, error) {
 	var job vcjob.Job
 	if err := json.Unmarshal(c.Job, &job); err != nil {
 		return Got{}, fmt.Errorf("job: %w", err)
@@ -70,7 +78,7 @@ func replayStep(c *Case) (Got, error) {
 	if c.PodGroup != nil {
 		cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
 	}
-	step := &worker.Step{Jobs: jobs, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: cl, Plugins: cl.Plugins}}
+	step := &worker.Step{Jobs: jobs, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: cl, Plugins: cl.Plugins, Recount: recount}}
 	// A recorded request omits the job it is for: the case is about one job.
 	req := c.Request
 	req.Namespace, req.JobName = job.Namespace, job.Name
@@ -95,13 +103,14 @@ func registry() *plugins.Registry {
 	return plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
 }
 
-func replayDirect(c *Case) (Got, error) {
+func replayDirect(c *Case, recount bool) (Got, error) {
 	var job vcjob.Job
 	if err := json.Unmarshal(c.Job, &job); err != nil {
 		return Got{}, fmt.Errorf("job: %w", err)
 	}
 	cl := memcluster.New(recordedAt)
 	cl.Plugins = registry()
+	cl.Recount = recount
 	cl.PutJob(&job)
 	for _, p := range c.Pods {
 		cl.PutPod(p)

@@ -98,6 +98,9 @@ type Cluster struct {
 	// used as a statemachine.Cluster.
 	Plugins    *plugins.Registry
 	Priorities podgroup.PriorityLookup
+	// Recount has the plans walk every pod, the oracle, instead of reading
+	// the job info's counts (statemachine.PlanOptions.Recount).
+	Recount bool
 
 	Journal Journal
 
@@ -325,7 +328,7 @@ func (c *Cluster) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update stat
 // applied wraps the cluster as the Applier of a statemachine.Applied at
 // the cluster's clock. Its Effects are the cluster's LastEffects.
 func (c *Cluster) applied() *statemachine.Applied {
-	c.last = &statemachine.Applied{Applier: c, Now: c.Now, Plugins: c.Plugins, Priorities: c.Priorities}
+	c.last = &statemachine.Applied{Applier: c, Now: c.Now, Plugins: c.Plugins, Priorities: c.Priorities, Recount: c.Recount}
 	return c.last
 }
 
