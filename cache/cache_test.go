@@ -2,6 +2,7 @@ package cache_test
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -226,4 +227,83 @@ func TestPartition(t *testing.T) {
 	assert.Equal(t, "j-w-3", pods[1].Name)
 	_, err = c.Partition("ns/nope", "w", "1")
 	assert.ErrorIs(t, err, cache.ErrNotFound)
+}
+
+// TestLease: a leased snapshot stays as it was while the cache moves on,
+// and once it is given back the cache updates the job in place again,
+// which the other snapshots taken with Get never see.
+func TestLease(t *testing.T) {
+	c := cache.New()
+	require.NoError(t, c.Add(testJob("j", "1")))
+	p0 := testPod("j", "w", 0, corev1.PodPending)
+	require.NoError(t, c.AddPod(p0))
+
+	lease, err := c.Lease("ns", "j")
+	require.NoError(t, err)
+	kept, err := c.Get("ns/j")
+	require.NoError(t, err)
+
+	running := next(p0, func(p *corev1.Pod) { p.Status.Phase = corev1.PodRunning })
+	_, ok := c.OnPodUpdate(p0, running)
+	require.True(t, ok)
+	assert.Same(t, p0, lease.Pod("w", p0.Name), "the lease still holds the pod as it was")
+	assert.Equal(t, int32(1), lease.Task("w").Counts().Phases.Pending)
+	lease.Release()
+	lease.Release() // a second release is harmless
+
+	for i := 0; i < 3; i++ {
+		before := running
+		running = next(running, func(p *corev1.Pod) { p.Status.Phase = corev1.PodSucceeded })
+		_, ok = c.OnPodUpdate(before, running)
+		require.True(t, ok)
+	}
+	now, err := c.Get("ns/j")
+	require.NoError(t, err)
+	assert.Same(t, running, now.Pod("w", p0.Name))
+	assert.Equal(t, int32(1), now.Task("w").Counts().Phases.Succeeded)
+	assert.Same(t, p0, kept.Pod("w", p0.Name), "a snapshot from Get is kept for good")
+	assert.Equal(t, int32(1), kept.Task("w").Counts().Phases.Pending)
+
+	_, err = c.Lease("ns", "nope")
+	assert.ErrorIs(t, err, cache.ErrNotFound)
+	assert.True(t, c.Has("ns/j"))
+	assert.False(t, c.Has("ns/nope"))
+}
+
+// TestPodUpdateAllocatesNothing: with no lease out, a pod update changes
+// the job's maps in place; the first update after a lease copies the path
+// the lease shares (and the next ones change that copy in place).
+func TestPodUpdateAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	c := cache.New()
+	require.NoError(t, c.Add(testJob("j", "1")))
+	pod := testPod("j", "w", 0, corev1.PodRunning)
+	require.NoError(t, c.AddPod(pod))
+	versions := make([]*corev1.Pod, 202)
+	versions[0] = pod
+	for i := 1; i < len(versions); i++ {
+		versions[i] = next(versions[i-1], func(p *corev1.Pod) {})
+	}
+	lease, err := c.Lease("ns", "j")
+	require.NoError(t, err)
+	i := 0
+	update := func() {
+		c.OnPodUpdate(versions[i], versions[i+1])
+		i++
+	}
+	// The first update after a lease copies what the lease shares.
+	update()
+	lease.Release()
+	assert.Zero(t, testing.AllocsPerRun(100, update), "allocations per pod update with no lease out")
+	lease, err = c.Lease("ns", "j")
+	require.NoError(t, err)
+	defer lease.Release()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	update()
+	runtime.ReadMemStats(&after)
+	assert.NotZero(t, after.Mallocs-before.Mallocs, "the first update under a lease copies")
+	assert.Zero(t, testing.AllocsPerRun(50, update), "later ones change the copy in place")
 }

@@ -199,3 +199,36 @@ func TestShard(t *testing.T) {
 	}
 	assert.Greater(t, len(seen), 1, "keys spread over workers")
 }
+
+// TestOnJobUpdateGeneration: a spec change raises a request. The API
+// server bumps metadata.generation on every spec change, so an unchanged
+// non-zero generation means an unchanged spec and the specs are not
+// compared; otherwise they are, semantically.
+func TestOnJobUpdateGeneration(t *testing.T) {
+	for _, tt := range []struct {
+		name         string
+		oldGen, gen  int64
+		replicas     int32
+		wantsRequest bool
+	}{
+		{"same generation, same spec", 3, 3, 2, false},
+		{"generation bumped, spec semantically the same", 3, 4, 2, false},
+		{"generation bumped, spec changed", 3, 4, 5, true},
+		{"no generation (a hand-made object), spec changed", 0, 0, 5, true},
+		{"no generation, same spec", 0, 0, 2, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := cache.New()
+			old := testJob("j", "5")
+			old.Generation = tt.oldGen
+			_, _, err := c.OnJobAdd(old)
+			require.NoError(t, err)
+			next := old.DeepCopy()
+			next.ResourceVersion, next.Generation = "6", tt.gen
+			next.Spec.Tasks[0].Replicas = tt.replicas
+			_, ok, err := c.OnJobUpdate(old, next)
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantsRequest, ok)
+		})
+	}
+}
