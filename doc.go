@@ -5,6 +5,19 @@
 // validation, the request a controller works on, and the job info (a job
 // with its pods grouped by task and partition).
 //
+// A JobInfo keeps, pod by pod, the counts the plans read (TaskPods: pods
+// by phase, terminating, ready, missing, out of sync, beyond the replicas,
+// by partition), so that a plan costs the same for ten pods as for ten
+// thousand. Its pods live in persistent maps: Clone and Lease hand out
+// O(1) snapshots that never move, and a JobInfo with no lease out changes
+// its maps in place:
+//
+//	ji, _ := vcjob.NewJobInfo(job, pods...)
+//	snap := ji.Lease()              // what a worker decides on
+//	_ = ji.AddPod(updated)          // copies the path snap shares
+//	snap.Release()                  // ji edits in place again
+//	c := ji.Task("worker").Counts() // c.InRange, c.Phases.Running, c.Ready...
+//
 // Every other package points here and never the other way:
 //
 //	job, err := vcjob.DecodeJob(manifest) // strict YAML or JSON

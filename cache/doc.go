@@ -13,7 +13,14 @@
 //	if req, ok := c.OnPodUpdate(oldPod, newPod); ok {
 //		queue(req) // e.g. PodFailed with the first container's exit code
 //	}
-//	ji, err := c.Get(req.Key()) // a snapshot the caller may change freely
+//	ji, err := c.Lease(req.Namespace, req.JobName) // an O(1) snapshot
+//	defer ji.Release()                             // then updates go in place
+//
+// The cache keeps the objects it is given (an informer never changes its
+// objects in place) and keeps each job's counts up to date as its pods
+// change, so a pod event costs the same whatever the job's size: with no
+// lease of the job out, an update changes the job's maps in place and
+// allocates nothing. Get is the snapshot to keep: it stays valid for good.
 //
 // Requests of one job always go to one worker: Shard picks it.
 //

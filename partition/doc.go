@@ -7,6 +7,7 @@
 // that label afterwards (so a RestartPartition touches the pods that carry
 // the id, whatever their index says):
 //
-//	id := partition.ID(5, 2)                     // "2"
-//	pods := partition.Members(ji.Pods["worker"], id)
+//	id := partition.ID(5, 2)                  // "2"
+//	pods := ji.Task("worker").Partition(id)   // kept by the job info
+//	same := partition.Members(ji.Task("worker").All(), id) // by a walk
 package partition

@@ -212,6 +212,9 @@ func conditionsEqual(a, b []vcjob.JobCondition) bool {
 	if len(a) != len(b) {
 		return false
 	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true // one list: a status built from the stored one shares it
+	}
 	for i := range a {
 		ca, cb := &a[i], &b[i]
 		if ca.Status != cb.Status || (ca.LastTransitionTime == nil) != (cb.LastTransitionTime == nil) ||

@@ -2,7 +2,8 @@
 // workers does with one request, assembled from the pure parts of vcjob.
 //
 // For each request, Process cancels the pod's delayed actions the event
-// makes moot, snapshots the job from the cache, resolves the policy, and
+// makes moot, snapshots the job from the cache (a lease, given back when
+// the step ends, when the cache is a Leaser), resolves the policy, and
 // then either registers a delayed action or runs the action through the
 // state machine and cancels the delayed actions of the same level. Fire
 // does the same for a delayed action that came due. Both return a Record
