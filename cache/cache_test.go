@@ -307,3 +307,74 @@ func TestPodUpdateAllocatesNothing(t *testing.T) {
 	assert.NotZero(t, after.Mallocs-before.Mallocs, "the first update under a lease copies")
 	assert.Zero(t, testing.AllocsPerRun(50, update), "later ones change the copy in place")
 }
+
+// TestConcurrentLeases: workers lease, read and give back snapshots while
+// the informers' updates go in place between leases. Every snapshot must be
+// a consistent moment (its counts equal a recount of its own pods) and must
+// not move while it is read; run it with -race.
+func TestConcurrentLeases(t *testing.T) {
+	c := cache.New()
+	const pods, rounds = 6, 300
+	job := testJob("j", "1")
+	job.Spec.Tasks[0].Replicas = pods
+	require.NoError(t, c.Add(job))
+	for i := 0; i < pods; i++ {
+		require.NoError(t, c.AddPod(testPod("j", "w", i, corev1.PodPending)))
+	}
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() { // the informer: pods move through phases
+		defer wg.Done()
+		cur := make([]*corev1.Pod, pods)
+		for i := range cur {
+			cur[i] = testPod("j", "w", i, corev1.PodPending)
+		}
+		phases := []corev1.PodPhase{corev1.PodRunning, corev1.PodSucceeded, corev1.PodPending, corev1.PodFailed}
+		for r := 0; r < rounds; r++ {
+			i := r % pods
+			nxt := next(cur[i], phase(phases[r%len(phases)]))
+			_, _ = c.OnPodUpdate(cur[i], nxt)
+			cur[i] = nxt
+		}
+	}()
+	var failures sync.Map
+	for w := 0; w < 2; w++ {
+		go func() { // workers: lease, read twice, give back
+			defer wg.Done()
+			for r := 0; r < rounds; r++ {
+				ji, err := c.Lease("ns", "j")
+				if err != nil {
+					failures.Store(err.Error(), true)
+					return
+				}
+				first, err := leaseReading(ji)
+				if err != nil {
+					failures.Store(err.Error(), true)
+				}
+				if again, _ := leaseReading(ji); again != first {
+					failures.Store(fmt.Sprintf("a leased snapshot moved: %s, then %s", first, again), true)
+				}
+				ji.Release()
+			}
+		}()
+	}
+	wg.Wait()
+	failures.Range(func(k, _ any) bool { t.Error(k); return true })
+}
+
+// leaseReading is a snapshot's pods and counts in one line, after checking
+// that the counts agree with its pods.
+func leaseReading(ji *vcjob.JobInfo) (string, error) {
+	var phases []string
+	byPhase := map[corev1.PodPhase]int32{}
+	for _, p := range ji.Task("w").Sorted() {
+		phases = append(phases, string(p.Status.Phase))
+		byPhase[p.Status.Phase]++
+	}
+	c := ji.Task("w").Counts()
+	if c.Phases.Pending != byPhase[corev1.PodPending] || c.Phases.Running != byPhase[corev1.PodRunning] ||
+		c.Phases.Succeeded != byPhase[corev1.PodSucceeded] || c.Phases.Failed != byPhase[corev1.PodFailed] {
+		return "", fmt.Errorf("counts %+v disagree with pods %v", c.Phases, phases)
+	}
+	return fmt.Sprint(phases), nil
+}
