@@ -56,9 +56,12 @@ type JobInfo struct {
 	shaped *Job
 
 	// own is set once the JobInfo has leased a copy out: what it may change
-	// in place. lessor is set on a leased copy: whom Release tells.
+	// in place. lessor is set on a leased copy: whom Release tells. gen0 is
+	// the last generation this JobInfo may share with the one it was copied
+	// from: if it comes to own, it starts above it.
 	own    *ownership
 	lessor *ownership
+	gen0   uint64
 }
 
 // noCopy makes go vet's copylocks check report copies of a JobInfo by
@@ -98,10 +101,19 @@ func (o *ownership) freeze() {
 	o.floor = o.gen
 }
 
-// copyOut is the field-by-field copy Clone and Lease hand out.
+// copyOut is the field-by-field copy Clone and Lease hand out. A copy of a
+// leased copy may outlive its Release, so it keeps the lease for good: the
+// lessor then never changes in place what they share.
 func (ji *JobInfo) copyOut() *JobInfo {
+	gen0 := ji.gen0
+	if ji.own != nil {
+		gen0 = ji.own.gen
+	}
+	if ji.lessor != nil {
+		ji.lessor.leases.Add(1)
+	}
 	return &JobInfo{Namespace: ji.Namespace, Name: ji.Name, Job: ji.Job,
-		tasks: ji.tasks, tasksGen: ji.tasksGen, npods: ji.npods, shape: ji.shape, shaped: ji.shaped}
+		tasks: ji.tasks, tasksGen: ji.tasksGen, npods: ji.npods, shape: ji.shape, shaped: ji.shaped, gen0: gen0}
 }
 
 // Clone returns a copy that shares everything with ji and moves on
@@ -117,12 +129,15 @@ func (ji *JobInfo) Clone() *JobInfo {
 
 // Lease is Clone for a copy that is given back: until its Release, ji
 // copies what it changes; after the last Release, ji changes its maps in
-// place again. The copy must not be used after its Release.
+// place again. The copy must not be used after its Release (copies of it
+// made with Clone or Lease may: they keep ji from changing what they share,
+// for good).
 func (ji *JobInfo) Lease() *JobInfo {
 	if ji.own == nil {
-		// What was made before ji owned anything may be shared with
-		// earlier clones: it stays frozen for good.
-		ji.own = &ownership{}
+		// What was made before ji owned anything may be shared with the
+		// JobInfo it was copied from or with earlier clones: it stays
+		// frozen for good.
+		ji.own = &ownership{gen: ji.gen0}
 		ji.own.freeze()
 		ji.own.pinned = ji.own.floor
 	}

@@ -15,30 +15,37 @@ import (
 	"github.com/vcjob/vcjob"
 )
 
-// TestCountsEqualARecount drives a JobInfo through random pod changes, job
+// TestCountsEqualARecount drives job infos through random pod changes, job
 // changes (replicas, name, a job assigned directly), leases, releases and
-// clones, and checks after every step that
+// clones (of the cache-like original and of the copies themselves, which
+// are changed too), and checks after every step that
 //
-//   - the counts and sets it keeps equal a recount from its pods, written
+//   - the counts and sets each keeps equal a recount from its pods, written
 //     here as the plain loops a reader of SPEC would write;
-//   - every snapshot still out (leased and not released, or cloned) holds
-//     exactly what it held when it was taken, though the JobInfo it came
-//     from changes its maps in place whenever it may.
+//   - every job info still valid (not a released lease) holds exactly what
+//     its own changes made of it, though the ones it shares maps with
+//     change theirs in place whenever they may.
 func TestCountsEqualARecount(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		job := genJob(t, "job")
-		ji, err := vcjob.NewJobInfo(job)
+		first, err := vcjob.NewJobInfo(job)
 		if err != nil {
 			t.Fatal(err)
 		}
-		type snapshot struct {
+		type live struct {
 			ji     *vcjob.JobInfo
 			want   contents
 			leased bool
 		}
-		var snaps []snapshot
-		for i := range rapid.IntRange(1, 60).Draw(t, "steps") {
+		infos := []live{{ji: first, want: contentsOf(first)}}
+		for i := range rapid.IntRange(1, 100).Draw(t, "steps") {
 			label := fmt.Sprint("step", i)
+			// Half the time the first, which plays the cache's job info.
+			k := 0
+			if rapid.Bool().Draw(t, label+".other") {
+				k = rapid.IntRange(0, len(infos)-1).Draw(t, label+".which")
+			}
+			ji := infos[k].ji
 			switch op := rapid.IntRange(0, 11).Draw(t, label); {
 			case op < 5:
 				if err := ji.AddPod(genPod(t, ji.Job, label)); err != nil {
@@ -54,25 +61,26 @@ func TestCountsEqualARecount(t *testing.T) {
 					ji.SetJob(next)
 				}
 			case op == 8:
-				snaps = append(snaps, snapshot{ji.Lease(), contentsOf(ji), true})
+				l := ji.Lease()
+				infos = append(infos, live{ji: l, want: contentsOf(l), leased: true})
 			case op == 9:
-				snaps = append(snaps, snapshot{ji.Clone(), contentsOf(ji), false})
+				c := ji.Clone()
+				infos = append(infos, live{ji: c, want: contentsOf(c)})
 			default:
-				if len(snaps) == 0 {
-					continue
-				}
-				j := rapid.IntRange(0, len(snaps)-1).Draw(t, label+".release")
-				if snaps[j].leased {
-					snaps[j].ji.Release()
-					snaps = slices.Delete(snaps, j, j+1)
+				if infos[k].leased {
+					ji.Release()
+					infos = slices.Delete(infos, k, k+1)
+					ji = nil
 				}
 			}
-			checkRecount(t, label, ji)
-			for si, s := range snaps {
-				if got := contentsOf(s.ji); !got.equal(s.want) {
-					t.Fatalf("%s: snapshot %d (leased %v) changed:\nwas %v\nnow %v", label, si, s.leased, s.want, got)
+			if ji != nil {
+				infos[k].want = contentsOf(ji)
+			}
+			for li, l := range infos {
+				if got := contentsOf(l.ji); !got.equal(l.want) {
+					t.Fatalf("%s: job info %d (leased %v) changed though nobody changed it:\nwas %v\nnow %v", label, li, l.leased, l.want, got)
 				}
-				checkRecount(t, fmt.Sprintf("%s: snapshot %d", label, si), s.ji)
+				checkRecount(t, fmt.Sprintf("%s: job info %d", label, li), l.ji)
 			}
 		}
 	})

@@ -1,0 +1,89 @@
+package vcjob_test
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob"
+)
+
+func leasePod(name string, phase corev1.PodPhase) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: name, Annotations: map[string]string{vcjob.TaskSpecKey: "w"}},
+		Status:     corev1.PodStatus{Phase: phase},
+	}
+}
+
+// TestCopiesOfALeaseOutliveIt: a clone or a lease made from a leased copy
+// may be used after that copy's Release, so the original must never again
+// change in place what they share.
+func TestCopiesOfALeaseOutliveIt(t *testing.T) {
+	job := &vcjob.Job{ObjectMeta: metav1.ObjectMeta{Name: "j"}, Spec: vcjob.JobSpec{Tasks: []vcjob.TaskSpec{{Name: "w", Replicas: 2}}}}
+	for _, copyOf := range []struct {
+		name string
+		take func(*vcjob.JobInfo) *vcjob.JobInfo
+	}{
+		{"clone", (*vcjob.JobInfo).Clone},
+		{"lease", (*vcjob.JobInfo).Lease},
+	} {
+		t.Run(copyOf.name, func(t *testing.T) {
+			owner, err := vcjob.NewJobInfo(job, leasePod("j-w-0", corev1.PodPending))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The owner makes its own nodes, then leases them out.
+			owner.Release()
+			owner.Lease().Release()
+			if err := owner.AddPod(leasePod("j-w-1", corev1.PodPending)); err != nil {
+				t.Fatal(err)
+			}
+			lease := owner.Lease()
+			kept := copyOf.take(lease)
+			lease.Release()
+			for _, phase := range []corev1.PodPhase{corev1.PodRunning, corev1.PodSucceeded} {
+				if err := owner.AddPod(leasePod("j-w-1", phase)); err != nil {
+					t.Fatal(err)
+				}
+				if err := owner.AddPod(leasePod("j-w-2", phase)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := kept.Pod("w", "j-w-1").Status.Phase; got != corev1.PodPending {
+				t.Errorf("the %s of a released lease sees the owner's change: j-w-1 is %s", copyOf.name, got)
+			}
+			if kept.PodCount() != 2 || kept.Pod("w", "j-w-2") != nil || kept.Task("w").Counts().Phases.Pending != 2 {
+				t.Errorf("the %s of a released lease moved: %d pods, counts %+v", copyOf.name, kept.PodCount(), kept.Task("w").Counts())
+			}
+		})
+	}
+}
+
+// TestACopyThatLeasesStartsAboveWhatItShares: a copy that leases in turn
+// becomes an owner; it must not take the nodes it shares with the JobInfo
+// it was copied from for its own.
+func TestACopyThatLeasesStartsAboveWhatItShares(t *testing.T) {
+	job := &vcjob.Job{ObjectMeta: metav1.ObjectMeta{Name: "j"}, Spec: vcjob.JobSpec{Tasks: []vcjob.TaskSpec{{Name: "w", Replicas: 3}}}}
+	owner, err := vcjob.NewJobInfo(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ { // many generations in the owner
+		owner.Lease().Release()
+		if err := owner.AddPod(leasePod("j-w-0", corev1.PodPending)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copied := owner.Clone()
+	copied.Lease().Release() // the copy now owns what it makes
+	if err := copied.AddPod(leasePod("j-w-0", corev1.PodFailed)); err != nil {
+		t.Fatal(err)
+	}
+	if got := owner.Pod("w", "j-w-0").Status.Phase; got != corev1.PodPending {
+		t.Errorf("the copy's change reached the owner: j-w-0 is %s", got)
+	}
+	if got := owner.Task("w").Counts().Phases; got.Pending != 1 || got.Failed != 0 {
+		t.Errorf("the owner's counts moved with the copy's change: %+v", got)
+	}
+}
