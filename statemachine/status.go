@@ -189,7 +189,8 @@ func statusEqualTasks(a, b *vcjob.JobStatus, tasksSame bool) bool {
 		a.RunningDuration != nil && a.RunningDuration.Duration != b.RunningDuration.Duration {
 		return false
 	}
-	if !maps.Equal(a.ControlledResources, b.ControlledResources) || len(a.Conditions) != len(b.Conditions) ||
+	if (len(a.ControlledResources) > 0 || len(b.ControlledResources) > 0) && !maps.Equal(a.ControlledResources, b.ControlledResources) ||
+		len(a.Conditions) != len(b.Conditions) ||
 		len(a.TaskStatusCount) != len(b.TaskStatusCount) {
 		return false
 	}

@@ -341,10 +341,12 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		out.Status, out.Write = status, !statusEqual(&status, stored)
 		return out
 	}
-	c := p.c
+	c := &p.c
 	if len(p.Create) > 0 {
 		// Counting the created pods must leave the plan's counts alone.
-		c.tasks = slices.Clone(p.c.tasks)
+		own := p.c
+		own.tasks = slices.Clone(p.c.tasks)
+		c = &own
 	}
 	var errs []error
 	for _, pod := range p.Create {

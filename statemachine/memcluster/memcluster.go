@@ -115,6 +115,9 @@ type Cluster struct {
 	podGroups map[objKey]*PodGroup
 	objects   map[objKey]runtime.Object
 	claims    map[objKey]bool
+	// pgNames remembers podgroup.Name by job UID: the lister read of every
+	// sync then builds no string.
+	pgNames map[types.UID]pgName
 	uid       int
 	last      *statemachine.Applied
 }
@@ -274,9 +277,23 @@ func (c *Cluster) PodGroupState(job *vcjob.Job) (statemachine.PodGroupState, err
 	return c.PodGroup(job), nil
 }
 
+type pgName struct{ job, podGroup string }
+
+func (c *Cluster) podGroupName(job *vcjob.Job) string {
+	if n, ok := c.pgNames[job.UID]; ok && n.job == job.Name {
+		return n.podGroup
+	}
+	name := podgroup.Name(job)
+	if c.pgNames == nil || len(c.pgNames) > 4096 {
+		c.pgNames = map[types.UID]pgName{}
+	}
+	c.pgNames[job.UID] = pgName{job.Name, name}
+	return name
+}
+
 // PodGroup returns the job's PodGroup state as a lister would see it.
 func (c *Cluster) PodGroup(job *vcjob.Job) statemachine.PodGroupState {
-	if pg := c.podGroups[key(job.Namespace, podgroup.Name(job))]; pg != nil {
+	if pg := c.podGroups[key(job.Namespace, c.podGroupName(job))]; pg != nil {
 		return statemachine.PodGroupState{Exists: true, Phase: pg.Phase}
 	}
 	return statemachine.PodGroupState{}
