@@ -21,15 +21,17 @@ import (
 // A JobInfo is built from persistent maps. Clone and Lease are O(1) and
 // give a copy that stays as it is while the original moves on; AddPod,
 // DeletePod and SetJob cost O(log pods) and change only the JobInfo they
-// are called on. A JobInfo that has leased copies out (Lease) changes its
-// maps in place, without allocating, whenever no lease is out and it was
-// never cloned since: that is the cache's steady state, one lease per
-// event, released when the event is handled.
+// are called on. A JobInfo that has leased copies out changes in place,
+// without allocating, whatever no copy can see: once its leases are
+// released, all it made since its last Clone. That is the cache's steady
+// state: one lease per event, released when the event is handled.
 //
 // The Job and the pods are shared between copies, as objects from an
 // informer are, and must not be changed in place: replace them. Copy a
 // JobInfo with Clone or Lease, never by value (go vet reports by-value
-// copies). A JobInfo is not safe for concurrent writes.
+// copies). A JobInfo is not safe for concurrent writes, and Clone and
+// Lease count as writes of the JobInfo copied; Release may be called from
+// any goroutine.
 //
 // +k8s:deepcopy-gen=false
 type JobInfo struct {
