@@ -285,7 +285,8 @@ func (ji *JobInfo) TaskNames() []string {
 	return out
 }
 
-// Pods yields every pod with its task, tasks in name order.
+// Pods yields every pod with its task, tasks in name order. Do not change
+// ji while ranging over it.
 func (ji *JobInfo) Pods() iter.Seq2[string, *corev1.Pod] {
 	return func(yield func(string, *corev1.Pod) bool) {
 		for _, t := range ji.tasks {
