@@ -238,6 +238,7 @@ func (ji *JobInfo) writable(task string, e hamt.Edit, create bool) *TaskPods {
 			return nil
 		}
 		ji.tasks = slices.Insert(ji.tasks, i, taskEntry{name: task})
+		ji.tasks[i].pods.initMissing(ji.shape, task, e)
 	}
 	return &ji.tasks[i].pods
 }

@@ -182,6 +182,9 @@ func checkRecount(t *rapid.T, label string, ji *vcjob.JobInfo) {
 				t.Fatalf("%s: task %s: partition %q holds %v, want %v", label, task, id, got, want.partitions[id])
 			}
 		}
+		if got := tp.Missing(); !slices.Equal(got, want.missing) {
+			t.Fatalf("%s: task %s: missing %v, want %v", label, task, got, want.missing)
+		}
 		if got := podNames(tp.Sorted()); !slices.Equal(got, podNames(sortedByName(pods))) {
 			t.Fatalf("%s: task %s: Sorted %v, pods %v", label, task, got, podNames(pods))
 		}
@@ -197,6 +200,8 @@ type recounted struct {
 	counts            vcjob.TaskCounts
 	outOfSync, excess []string
 	partitions        map[string][]string
+	// missing: the indices in range without a pod, for a task with pods.
+	missing []int
 }
 
 // recount is the oracle: a task's pods counted one by one, as SPEC words
@@ -209,6 +214,17 @@ func recount(job *vcjob.Job, task string, pods []*corev1.Pod) recounted {
 	if job != nil {
 		if ts := job.Task(task); ts != nil {
 			replicas = int(ts.Replicas)
+		}
+	}
+	if len(pods) > 0 {
+	next:
+		for i := 0; i < replicas; i++ {
+			for _, p := range pods {
+				if p.Name == vcjob.PodName(job.Name, task, i) {
+					continue next
+				}
+			}
+			r.missing = append(r.missing, i)
 		}
 	}
 	for _, p := range sortedByName(pods) {

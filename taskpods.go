@@ -2,6 +2,7 @@ package vcjob
 
 import (
 	"iter"
+	"slices"
 	"sort"
 
 	corev1 "k8s.io/api/core/v1"
@@ -28,6 +29,9 @@ type TaskPods struct {
 	excess    hamt.Map[*corev1.Pod]
 	// partitions maps a partition id to its members, by name.
 	partitions hamt.Map[hamt.Map[*corev1.Pod]]
+	// missing maps the name of each pod in range that the task lacks to
+	// its index.
+	missing hamt.Map[int]
 }
 
 // TaskCounts are a task's pods counted the way SyncJob, dependsOn and the
@@ -150,6 +154,8 @@ type podPart struct {
 	phase     corev1.PodPhase
 	restarts  int32
 	partition string
+	// index is the pod's index, when it is in range.
+	index int
 	// hasPartition: the pod carries a partition-id label (maybe empty).
 	hasPartition, inRange, terminating, outOfSync, ready bool
 }
@@ -160,7 +166,7 @@ func partOf(s shape, task string, pod *corev1.Pod) podPart {
 		pt.restarts = restarts(pod)
 	}
 	pt.partition, pt.hasPartition = pod.Labels[PartitionIDKey]
-	pt.inRange = inRange(s, task, pod.Name)
+	pt.index, pt.inRange = inRange(s, task, pod.Name)
 	if !pt.inRange {
 		return pt
 	}
@@ -239,6 +245,21 @@ func (tp *TaskPods) Excess() []*corev1.Pod {
 	return sorted(tp.excess)
 }
 
+// Missing returns the indices below the task's replicas that have no pod,
+// in order, for a task that has pods: O(missing). A task without pods
+// has all its indices missing, which the JobInfo cannot list here.
+func (tp *TaskPods) Missing() []int {
+	if tp == nil || tp.missing.Len() == 0 {
+		return nil
+	}
+	out := make([]int, 0, tp.missing.Len())
+	for _, i := range tp.missing.All() {
+		out = append(out, i)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Partition returns the pods whose volcano.sh/partition-id label is id,
 // sorted by name. An empty id has no members.
 func (tp *TaskPods) Partition(id string) []*corev1.Pod {
@@ -273,9 +294,11 @@ func (tp *TaskPods) put(s shape, task string, pod *corev1.Pod, e hamt.Edit) bool
 	var had bool
 	tp.pods, old, had = tp.pods.SetIn(e, pod.Name, entry)
 	if had {
-		tp.account(old, -1, e)
+		// A pod replaced by one of its name: whether it is in range, and
+		// so missing, stays as it was.
+		tp.account(old, -1, e, false)
 	}
-	tp.account(entry, +1, e)
+	tp.account(entry, +1, e, !had)
 	return !had
 }
 
@@ -285,24 +308,35 @@ func (tp *TaskPods) remove(name string, e hamt.Edit) {
 	if !ok {
 		return
 	}
-	tp.account(old, -1, e)
+	tp.account(old, -1, e, true)
 	tp.pods, _ = tp.pods.DeleteIn(e, name)
 }
 
 // recount builds a task's counts afresh from its pods.
 func recount(s shape, task string, pods hamt.Map[podEntry], e hamt.Edit) TaskPods {
 	var tp TaskPods
+	tp.initMissing(s, task, e)
 	for _, entry := range pods.All() {
 		entry.part = partOf(s, task, entry.pod)
 		tp.pods, _, _ = tp.pods.SetIn(e, entry.pod.Name, entry)
-		tp.account(entry, +1, e)
+		tp.account(entry, +1, e, true)
 	}
 	return tp
 }
 
+// initMissing starts a task with no pods: every pod in range is missing.
+// It costs O(replicas), once per task (and per change of replicas).
+func (tp *TaskPods) initMissing(s shape, task string, e hamt.Edit) {
+	replicas, _ := s.replicas(task)
+	for i := 0; i < int(replicas); i++ {
+		tp.missing, _, _ = tp.missing.SetIn(e, PodName(s.job, task, i), i)
+	}
+}
+
 // account adds (sign +1) or takes away (sign −1) a pod's part in the
-// counts and sets.
-func (tp *TaskPods) account(entry podEntry, sign int32, e hamt.Edit) {
+// counts and sets; arrival says the pod's name comes into or leaves the
+// task, which moves the missing set.
+func (tp *TaskPods) account(entry podEntry, sign int32, e hamt.Edit, arrival bool) {
 	c, pt, pod := &tp.counts, &entry.part, entry.pod
 	if pt.phase == corev1.PodSucceeded {
 		c.Succeeded += sign
@@ -322,6 +356,12 @@ func (tp *TaskPods) account(entry podEntry, sign int32, e hamt.Edit) {
 		return
 	}
 	c.InRange += sign
+	switch {
+	case arrival && sign > 0:
+		tp.missing, _ = tp.missing.DeleteIn(e, pod.Name)
+	case arrival:
+		tp.missing, _, _ = tp.missing.SetIn(e, pod.Name, pt.index)
+	}
 	if pt.ready {
 		c.Ready += sign
 	}
@@ -346,13 +386,15 @@ func update(m hamt.Map[*corev1.Pod], pod *corev1.Pod, sign int32, e hamt.Edit) h
 	return m
 }
 
-func inRange(s shape, task, name string) bool {
+// inRange reports whether name is the name of the task's pod at an index
+// below its replicas, and which.
+func inRange(s shape, task, name string) (int, bool) {
 	replicas, ok := s.replicas(task)
 	if !ok {
-		return false
+		return 0, false
 	}
 	i, ok := PodNameIndex(name, s.job, task)
-	return ok && i < int(replicas)
+	return i, ok && i < int(replicas)
 }
 
 func restarts(pod *corev1.Pod) int32 {

@@ -199,10 +199,10 @@ func (p *SyncPlan) walkTask(ji *vcjob.JobInfo, job *vcjob.Job, task *vcjob.TaskS
 	return missing
 }
 
-// countTask is walkTask read from the task's counts: O(1) unless pods are
-// missing. Missing pods are looked for (O(replicas)) only when they are to
-// be rendered; waiting reports a task held back by dependsOn, whose pods
-// need no rendering when there are no plugins to see them.
+// countTask is walkTask read from the task's counts: O(1), and O(missing)
+// when pods are missing and are to be rendered; waiting reports a task
+// held back by dependsOn, whose pods need no rendering when there are no
+// plugins to see them.
 func (p *SyncPlan) countTask(ji *vcjob.JobInfo, task *vcjob.TaskSpec, opts PlanOptions) (missing []int, waiting bool) {
 	tp := ji.Task(task.Name)
 	c := tp.Counts()
@@ -216,10 +216,11 @@ func (p *SyncPlan) countTask(ji *vcjob.JobInfo, task *vcjob.TaskSpec, opts PlanO
 	if len(opts.Plugins) == 0 && !dependsOnMet(ji, task, false) {
 		return nil, true
 	}
+	if tp.Len() > 0 {
+		return tp.Missing(), false
+	}
 	for i := 0; i < int(task.Replicas); i++ {
-		if tp.Get(vcjob.PodName(ji.Job.Name, task.Name, i)) == nil {
-			missing = append(missing, i)
-		}
+		missing = append(missing, i)
 	}
 	return missing, false
 }

@@ -118,8 +118,8 @@ type Cluster struct {
 	// pgNames remembers podgroup.Name by job UID: the lister read of every
 	// sync then builds no string.
 	pgNames map[types.UID]pgName
-	uid       int
-	last      *statemachine.Applied
+	uid     int
+	last    *statemachine.Applied
 }
 
 var (
