@@ -12,9 +12,10 @@ import (
 
 // TaskPods is one task's pods and what the plans count of them, kept up to
 // date pod by pod (O(1) counting per pod change) so that a plan reads
-// counts instead of walking every pod. It is immutable: a JobInfo that
-// moves on makes a new one. The zero TaskPods is an empty task; its
-// methods also work on a nil pointer.
+// counts instead of walking every pod. It is read-only: from a snapshot
+// it never changes; from a JobInfo that changes in place (one that
+// leases), read it before the JobInfo's next change. The zero TaskPods is
+// an empty task; its methods also work on a nil pointer.
 //
 // A pod is in range when it is named <job>-<task>-<i> for an i below the
 // task's replicas: the pods SyncJob keeps. Every other pod of the task is
