@@ -16,6 +16,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/rapidgen"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 )
@@ -645,48 +646,9 @@ func checkCreatedPods(t tb, r requestStep) {
 // the step.
 func checkCreatedPodMetadata(t tb, r requestStep) {
 	t.Helper()
-	job := r.before
 	for _, p := range append(append([]*corev1.Pod{}, r.created...), r.spy.plannedCreate...) {
-		task := job.Task(p.Annotations[vcjob.TaskSpecKey])
-		if task == nil {
-			t.Fatalf("check createdPodMetadata: %s: pod %s has task-spec %q", r.stepInfo, p.Name, p.Annotations[vcjob.TaskSpecKey])
-		}
-		idx, _ := vcjob.PodIndex(p)
-		wantAnn := map[string]string{
-			vcjob.TaskSpecKey:      task.Name,
-			vcjob.TaskIndexKey:     strconv.Itoa(idx),
-			vcjob.JobNameKey:       job.Name,
-			vcjob.PodGroupNameKey:  podgroup.Name(job),
-			vcjob.QueueNameKey:     job.Spec.Queue,
-			vcjob.JobVersionKey:    strconv.Itoa(int(job.Status.Version)),
-			vcjob.JobRetryCountKey: strconv.Itoa(int(job.Status.RetryCount)),
-			vcjob.TemplateUIDKey:   job.Name + "-" + task.Name,
-		}
-		wantLab := map[string]string{
-			vcjob.TaskSpecKey:     task.Name,
-			vcjob.TaskIndexKey:    strconv.Itoa(idx),
-			vcjob.JobNameKey:      job.Name,
-			vcjob.JobNamespaceKey: job.Namespace,
-			vcjob.QueueNameKey:    job.Spec.Queue,
-			"app":                 task.Name, // from the template
-		}
-		if pp := task.PartitionPolicy; pp != nil {
-			wantLab[vcjob.PartitionIDKey] = strconv.Itoa(idx / int(pp.PartitionSize))
-		} else if v, ok := p.Labels[vcjob.PartitionIDKey]; ok {
-			t.Fatalf("check createdPodMetadata: %s: pod %s of unpartitioned task has partition-id %q", r.stepInfo, p.Name, v)
-		}
-		for k, v := range wantAnn {
-			if got, ok := p.Annotations[k]; !ok || got != v {
-				t.Fatalf("check createdPodMetadata: %s: pod %s annotation %s = %q (present %v), want %q", r.stepInfo, p.Name, k, got, ok, v)
-			}
-		}
-		for k, v := range wantLab {
-			if got, ok := p.Labels[k]; !ok || got != v {
-				t.Fatalf("check createdPodMetadata: %s: pod %s label %s = %q (present %v), want %q", r.stepInfo, p.Name, k, got, ok, v)
-			}
-		}
-		if p.Namespace != job.Namespace || len(p.OwnerReferences) != 1 || p.OwnerReferences[0].UID != job.UID {
-			t.Fatalf("check createdPodMetadata: %s: pod %s namespace %q owners %v", r.stepInfo, p.Name, p.Namespace, p.OwnerReferences)
+		if err := rapidgen.CheckPod(r.before, p); err != nil {
+			t.Fatalf("check createdPodMetadata: %s: %v", r.stepInfo, err)
 		}
 	}
 }
