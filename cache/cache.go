@@ -66,46 +66,48 @@ func New() *Cache { return &Cache{jobs: map[ref]*entry{}} }
 // Add caches a new job. A placeholder holding pods that arrived first is
 // filled in; a job that is already cached is an error.
 func (c *Cache) Add(job *vcjob.Job) error {
-	if job == nil {
-		return ErrNoJobInObject
-	}
-	key := ref{job.Namespace, job.Name}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.jobs[key]
-	if e != nil && e.info.Job != nil && !e.deleted {
-		return fmt.Errorf("cache: add job %s: %w", key, ErrExists)
-	}
-	if e == nil {
-		e = &entry{info: &vcjob.JobInfo{Namespace: job.Namespace, Name: job.Name}}
-		c.jobs[key] = e
-	}
-	e.info.SetJob(job)
-	e.deleted = false
-	return nil
+	return c.withJob(job, func(key ref, e *entry) error {
+		if e != nil && e.info.Job != nil && !e.deleted {
+			return fmt.Errorf("cache: add job %s: %w", key, ErrExists)
+		}
+		if e == nil {
+			e = &entry{info: &vcjob.JobInfo{Namespace: job.Namespace, Name: job.Name}}
+			c.jobs[key] = e
+		}
+		e.info.SetJob(job)
+		e.deleted = false
+		return nil
+	})
 }
 
 // Update replaces a cached job, refusing one whose resourceVersion is older
 // than the cached one's (an informer may deliver a stale object after a
 // newer one was cached from a write).
 func (c *Cache) Update(job *vcjob.Job) error {
+	return c.withJob(job, func(key ref, e *entry) error {
+		if e == nil || e.info.Job == nil {
+			return fmt.Errorf("cache: update job %s: %w", key, ErrNotFound)
+		}
+		if older, err := olderVersion(job.ResourceVersion, e.info.Job.ResourceVersion); err != nil {
+			return fmt.Errorf("cache: update job %s: %w", key, err)
+		} else if older {
+			return fmt.Errorf("cache: update job %s: resourceVersion %s, cached %s: %w", key, job.ResourceVersion, e.info.Job.ResourceVersion, ErrStale)
+		}
+		e.info.SetJob(job)
+		return nil
+	})
+}
+
+// withJob runs fn under the write lock with job's key and entry (nil when
+// the cache has none); a nil job is ErrNoJobInObject.
+func (c *Cache) withJob(job *vcjob.Job, fn func(key ref, e *entry) error) error {
 	if job == nil {
 		return ErrNoJobInObject
 	}
 	key := ref{job.Namespace, job.Name}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.jobs[key]
-	if e == nil || e.info.Job == nil {
-		return fmt.Errorf("cache: update job %s: %w", key, ErrNotFound)
-	}
-	if older, err := olderVersion(job.ResourceVersion, e.info.Job.ResourceVersion); err != nil {
-		return fmt.Errorf("cache: update job %s: %w", key, err)
-	} else if older {
-		return fmt.Errorf("cache: update job %s: resourceVersion %s, cached %s: %w", key, job.ResourceVersion, e.info.Job.ResourceVersion, ErrStale)
-	}
-	e.info.SetJob(job)
-	return nil
+	return fn(key, c.jobs[key])
 }
 
 // olderVersion compares resourceVersions as integers, as Volcano does.
@@ -124,21 +126,16 @@ func olderVersion(next, cached string) (bool, error) {
 // Delete marks a job deleted. Its info stays while it has pods, so that the
 // events of pods going away still find it; Droppable reports when it may go.
 func (c *Cache) Delete(job *vcjob.Job) error {
-	if job == nil {
-		return ErrNoJobInObject
-	}
-	key := ref{job.Namespace, job.Name}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e := c.jobs[key]
-	if e == nil {
-		return fmt.Errorf("cache: delete job %s: %w", key, ErrNotFound)
-	}
-	e.deleted = true
-	if e.info.PodCount() == 0 {
-		delete(c.jobs, key)
-	}
-	return nil
+	return c.withJob(job, func(key ref, e *entry) error {
+		if e == nil {
+			return fmt.Errorf("cache: delete job %s: %w", key, ErrNotFound)
+		}
+		e.deleted = true
+		if e.info.PodCount() == 0 {
+			delete(c.jobs, key)
+		}
+		return nil
+	})
 }
 
 // Get returns a snapshot of the job info under key (namespace/name), in
