@@ -18,9 +18,7 @@ const (
 )
 
 type mpiPlugin struct {
-	master string
-	worker string
-	port   int
+	masterWorker
 }
 
 // NewMPI builds the mpi plugin. Arguments:
@@ -32,19 +30,11 @@ func NewMPI(args []string) (Plugin, error) {
 	name := vcjob.PluginMPI
 	p := &mpiPlugin{}
 	fs := newFlagSet(name)
-	fs.StringVar(&p.master, "master", "master", "name of the master task")
-	fs.StringVar(&p.worker, "worker", "worker", "name of the worker task")
-	fs.IntVar(&p.port, "port", MPIDefaultPort, "port opened for ssh")
+	p.flags(fs, MPIDefaultPort, "port opened for ssh")
 	if err := parseArgs(name, fs, args); err != nil {
 		return nil, err
 	}
-	if err := checkNonEmpty(name, fs, args, "master", p.master); err != nil {
-		return nil, err
-	}
-	if err := checkNonEmpty(name, fs, args, "worker", p.worker); err != nil {
-		return nil, err
-	}
-	if err := checkPort(name, fs, args, "port", p.port); err != nil {
+	if err := p.check(name, fs, args); err != nil {
 		return nil, err
 	}
 	return p, nil

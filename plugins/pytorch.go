@@ -29,9 +29,7 @@ const (
 )
 
 type pytorchPlugin struct {
-	master    string
-	worker    string
-	port      int
+	masterWorker
 	wait      bool
 	timeout   int
 	waitImage string
@@ -49,22 +47,14 @@ func NewPytorch(args []string) (Plugin, error) {
 	name := vcjob.PluginPytorch
 	p := &pytorchPlugin{}
 	fs := newFlagSet(name)
-	fs.StringVar(&p.master, "master", "master", "name of the master task")
-	fs.StringVar(&p.worker, "worker", "worker", "name of the worker task")
-	fs.IntVar(&p.port, "port", PytorchDefaultPort, "port opened for the master")
+	p.flags(fs, PytorchDefaultPort, "port opened for the master")
 	fs.BoolVar(&p.wait, "wait-master-enabled", false, "add an init container to worker pods that waits for the master")
 	fs.IntVar(&p.timeout, "wait-master-timeout", PytorchDefaultTimeout, "seconds workers wait for the master")
 	fs.StringVar(&p.waitImage, "wait-master-image", PytorchWaitImage, "image of the wait-for-master init container")
 	if err := parseArgs(name, fs, args); err != nil {
 		return nil, err
 	}
-	if err := checkNonEmpty(name, fs, args, "master", p.master); err != nil {
-		return nil, err
-	}
-	if err := checkNonEmpty(name, fs, args, "worker", p.worker); err != nil {
-		return nil, err
-	}
-	if err := checkPort(name, fs, args, "port", p.port); err != nil {
+	if err := p.check(name, fs, args); err != nil {
 		return nil, err
 	}
 	if p.timeout <= 0 {

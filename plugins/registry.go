@@ -191,3 +191,29 @@ func checkNonEmpty(plugin string, fs *flag.FlagSet, args []string, name, v strin
 	}
 	return nil
 }
+
+// masterWorker are the arguments the mpi and pytorch plugins share: the
+// names of the master and worker tasks and the port they open.
+type masterWorker struct {
+	master string
+	worker string
+	port   int
+}
+
+// flags registers --master, --worker and --port (defaulting to port).
+func (m *masterWorker) flags(fs *flag.FlagSet, port int, portUsage string) {
+	fs.StringVar(&m.master, "master", "master", "name of the master task")
+	fs.StringVar(&m.worker, "worker", "worker", "name of the worker task")
+	fs.IntVar(&m.port, "port", port, portUsage)
+}
+
+// check refuses an empty task name or a port out of range.
+func (m *masterWorker) check(plugin string, fs *flag.FlagSet, args []string) error {
+	if err := checkNonEmpty(plugin, fs, args, "master", m.master); err != nil {
+		return err
+	}
+	if err := checkNonEmpty(plugin, fs, args, "worker", m.worker); err != nil {
+		return err
+	}
+	return checkPort(plugin, fs, args, "port", m.port)
+}
