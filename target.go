@@ -1,5 +1,7 @@
 package vcjob
 
+import corev1 "k8s.io/api/core/v1"
+
 // Target is what an action acts on: the whole job, or one task, one
 // partition of a task, or one pod.
 type Target struct {
@@ -22,4 +24,25 @@ func TargetOf(action Action, req Request) Target {
 		return Target{Level: PartitionLevel, TaskName: req.TaskName, PodName: req.PodName, PartitionID: req.PartitionID}
 	}
 	return Target{Level: JobLevel}
+}
+
+// Takes reports whether a targeted kill of t takes pod, judged as Volcano
+// judges it: by the pod's task-spec annotation, then its name (a pod
+// target) or its partition-id label (a partition target; an empty id takes
+// nothing). A job-level target takes no pod here: a whole-job kill is not
+// a targeted one.
+func (t Target) Takes(pod *corev1.Pod) bool {
+	if pod.Annotations[TaskSpecKey] != t.TaskName {
+		return false
+	}
+	switch t.Level {
+	case TaskLevel:
+		return true
+	case PodLevel:
+		return pod.Name == t.PodName
+	case PartitionLevel:
+		id, ok := pod.Labels[PartitionIDKey]
+		return ok && t.PartitionID != "" && id == t.PartitionID
+	}
+	return false
 }

@@ -273,7 +273,7 @@ func CheckEffects(before *vcjob.Job, podsBefore []*corev1.Pod, rec worker.Record
 	case statemachine.CallKillTarget:
 		want = map[string]bool{}
 		for _, p := range podsBefore {
-			if p.DeletionTimestamp == nil && podInTarget(p, rec.Target) {
+			if p.DeletionTimestamp == nil && rec.Target.Takes(p) {
 				want[p.Name] = true
 			}
 		}
@@ -284,7 +284,7 @@ func CheckEffects(before *vcjob.Job, podsBefore []*corev1.Pod, rec worker.Record
 			}
 		}
 		for name := range deleted {
-			if p := byName[name]; p != nil && !podInTarget(p, rec.Target) {
+			if p := byName[name]; p != nil && !rec.Target.Takes(p) {
 				v.add(InvTargetedKill, "target %s, but deleted %s (task %q, partition %q)", targetString(rec.Target), name, p.Annotations[vcjob.TaskSpecKey], p.Labels[vcjob.PartitionIDKey])
 			}
 		}
@@ -414,24 +414,6 @@ func nameInTarget(job *vcjob.Job, name string, target vcjob.Target) bool {
 	case vcjob.PartitionLevel:
 		pp := task.PartitionPolicy
 		return pp != nil && target.PartitionID != "" && strconv.Itoa(idx/int(max(pp.PartitionSize, 1))) == target.PartitionID
-	}
-	return false
-}
-
-// podInTarget judges a pod as the targeted kill does: by its task-spec
-// annotation, its name, or its partition-id label.
-func podInTarget(p *corev1.Pod, target vcjob.Target) bool {
-	if p.Annotations[vcjob.TaskSpecKey] != target.TaskName {
-		return false
-	}
-	switch target.Level {
-	case vcjob.TaskLevel:
-		return true
-	case vcjob.PodLevel:
-		return p.Name == target.PodName
-	case vcjob.PartitionLevel:
-		id, ok := p.Labels[vcjob.PartitionIDKey]
-		return ok && target.PartitionID != "" && id == target.PartitionID
 	}
 	return false
 }

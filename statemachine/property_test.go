@@ -671,26 +671,10 @@ func checkTargetedKill(t tb, r requestStep) {
 		if p == nil {
 			t.Fatalf("check targetedKill: %s: deleted %s, which did not exist", r.stepInfo, name)
 		}
-		if !inTarget(p, target) {
+		if !target.Takes(p) {
 			t.Fatalf("check targetedKill: %s: target %+v, but deleted pod %s (task %q, partition %q)", r.stepInfo, target, name, p.Annotations[vcjob.TaskSpecKey], p.Labels[vcjob.PartitionIDKey])
 		}
 	}
-}
-
-func inTarget(p *corev1.Pod, target vcjob.Target) bool {
-	if p.Annotations[vcjob.TaskSpecKey] != target.TaskName {
-		return false
-	}
-	switch target.Level {
-	case vcjob.TaskLevel:
-		return true
-	case vcjob.PodLevel:
-		return p.Name == target.PodName
-	case vcjob.PartitionLevel:
-		id, ok := p.Labels[vcjob.PartitionIDKey]
-		return ok && target.PartitionID != "" && id == target.PartitionID
-	}
-	return false
 }
 
 // Extra: SyncJob deletes only out-of-sync pods and pods beyond the replica

@@ -1,0 +1,45 @@
+package vcjob_test
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob"
+)
+
+func TestTargetTakes(t *testing.T) {
+	pod := func(name, task, partition string) *corev1.Pod {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name,
+			Annotations: map[string]string{vcjob.TaskSpecKey: task}, Labels: map[string]string{}}}
+		if partition != "-" {
+			p.Labels[vcjob.PartitionIDKey] = partition
+		}
+		return p
+	}
+	task := vcjob.Target{Level: vcjob.TaskLevel, TaskName: "w"}
+	one := vcjob.Target{Level: vcjob.PodLevel, TaskName: "w", PodName: "j-w-1"}
+	part := vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "w", PodName: "j-w-1", PartitionID: "0"}
+	for _, tt := range []struct {
+		name   string
+		target vcjob.Target
+		pod    *corev1.Pod
+		want   bool
+	}{
+		{"task: a pod of the task", task, pod("j-w-3", "w", "-"), true},
+		{"task: a pod filed under another task", task, pod("j-w-3", "ps", "-"), false},
+		{"pod: that pod", one, pod("j-w-1", "w", "-"), true},
+		{"pod: another pod of the task", one, pod("j-w-2", "w", "-"), false},
+		{"pod: the name under another task", one, pod("j-w-1", "ps", "-"), false},
+		{"partition: a member by label, whatever its index", part, pod("j-w-7", "w", "0"), true},
+		{"partition: another partition", part, pod("j-w-1", "w", "1"), false},
+		{"partition: no label", part, pod("j-w-1", "w", "-"), false},
+		{"partition: an empty id takes nothing", vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "w"}, pod("j-w-1", "w", ""), false},
+		{"job: a targeted kill of the job takes nothing", vcjob.Target{Level: vcjob.JobLevel}, pod("j-w-1", "", "-"), false},
+	} {
+		if got := tt.target.Takes(tt.pod); got != tt.want {
+			t.Errorf("%s: Takes = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
