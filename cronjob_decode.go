@@ -1,11 +1,8 @@
 package vcjob
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-
-	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 )
 
 // CronJobTypeMismatchError says a document is not a batch.volcano.sh/v1alpha1
@@ -53,30 +50,8 @@ func DecodeCronJob(data []byte) (*CronJob, error) {
 }
 
 func decodeCronJobDocument(doc []byte) (*CronJob, error) {
-	if len(bytes.TrimSpace(doc)) == 0 {
-		return nil, ErrEmptyManifest
-	}
-	data, err := documentToJSON(doc, DecodeOptions{})
-	if err != nil {
-		return nil, err
-	}
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
-		return nil, ErrEmptyManifest
-	}
-	if data[0] != '{' {
-		return nil, fmt.Errorf("%w: found %s", ErrNotMapping, jsonKind(data[0]))
-	}
-	if err := checkCronJobTypeMeta(data); err != nil {
-		return nil, err
-	}
-	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, unregisteredTypes{}, unregisteredTypes{},
-		kjson.SerializerOptions{Strict: true})
 	cj := &CronJob{}
-	if _, _, err := serializer.Decode(data, nil, cj); err != nil {
-		if cj.Name != "" {
-			return nil, fmt.Errorf("cronjob %q: %w", cj.Name, err)
-		}
+	if err := decodeObject(doc, DecodeOptions{}, checkCronJobTypeMeta, cj, &cj.ObjectMeta, "cronjob"); err != nil {
 		return nil, err
 	}
 	return cj, nil

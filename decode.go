@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
@@ -169,37 +170,46 @@ func isDocumentSeparator(line []byte) bool {
 }
 
 func decodeDocument(doc []byte, opts DecodeOptions) (*Job, error) {
+	job := &Job{}
+	if err := decodeObject(doc, opts, checkTypeMeta, job, &job.ObjectMeta, "job"); err != nil {
+		return nil, err
+	}
+	return job, nil
+}
+
+// decodeObject decodes one document into obj, a Job or a CronJob: it
+// must be a mapping whose apiVersion and kind checkMeta accepts. A decode
+// error names the object (what, meta.Name) when its name was read.
+func decodeObject(doc []byte, opts DecodeOptions, checkMeta func([]byte) error, obj runtime.Object, meta *metav1.ObjectMeta, what string) error {
 	if len(bytes.TrimSpace(doc)) == 0 {
-		return nil, ErrEmptyManifest // YAML would choke on a stray tab
+		return ErrEmptyManifest // YAML would choke on a stray tab
 	}
 	data, err := documentToJSON(doc, opts)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
-		return nil, ErrEmptyManifest
+		return ErrEmptyManifest
 	}
 	if data[0] != '{' {
-		return nil, fmt.Errorf("%w: found %s", ErrNotMapping, jsonKind(data[0]))
+		return fmt.Errorf("%w: found %s", ErrNotMapping, jsonKind(data[0]))
 	}
-	if err := checkTypeMeta(data); err != nil {
-		return nil, err
+	if err := checkMeta(data); err != nil {
+		return err
 	}
-
 	// The apimachinery serializer is what an API server decodes with: case
 	// sensitive, and in strict mode it names every unknown or duplicate
 	// field by its full path (spec.tasks[0].template.spec...).
 	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, unregisteredTypes{}, unregisteredTypes{},
 		kjson.SerializerOptions{Strict: !opts.AllowUnknownFields})
-	job := &Job{}
-	if _, _, err := serializer.Decode(data, nil, job); err != nil {
-		if job.Name != "" {
-			return nil, fmt.Errorf("job %q: %w", job.Name, err)
+	if _, _, err := serializer.Decode(data, nil, obj); err != nil {
+		if meta.Name != "" {
+			return fmt.Errorf("%s %q: %w", what, meta.Name, err)
 		}
-		return nil, err
+		return err
 	}
-	return job, nil
+	return nil
 }
 
 // documentToJSON turns one YAML or JSON document into JSON. JSON is kept
