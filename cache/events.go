@@ -1,10 +1,10 @@
 package cache
 
 import (
+	"reflect"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
@@ -138,40 +138,44 @@ func (c *Cache) OnPodDelete(pod *corev1.Pod) (vcjob.Request, bool) {
 	return req, true
 }
 
-// OnJobAdd caches a new job and returns the request to sync it.
+// OnJobAdd caches a new job and returns the request to sync it. A job the
+// cache refuses (one it already holds) still raises its request, as in
+// Volcano; the error says why the cache refused it.
 func (c *Cache) OnJobAdd(job *vcjob.Job) (vcjob.Request, bool, error) {
-	if err := c.Add(job); err != nil {
-		return vcjob.Request{}, false, err
+	if job == nil {
+		return vcjob.Request{}, false, ErrNoJobInObject
 	}
-	return jobRequest(job), true, nil
+	return jobRequest(job), true, c.Add(job)
 }
 
 // OnJobUpdate caches a changed job and returns the request to sync it when
 // its spec or its phase changed: status is the controller's own writing,
-// and only the spec is reconciled.
+// and only the spec is reconciled. As in Volcano, the request is raised
+// even when the cache refuses the job (a stale or malformed
+// resourceVersion); the error says why it refused.
 func (c *Cache) OnJobUpdate(old, new *vcjob.Job) (vcjob.Request, bool, error) {
 	if old == nil || new == nil || old.ResourceVersion == new.ResourceVersion {
 		return vcjob.Request{}, false, nil
 	}
-	if err := c.Update(new); err != nil {
+	err := c.Update(new)
+	if old.Status.State.Phase == new.Status.State.Phase && sameSpec(old, new) {
 		return vcjob.Request{}, false, err
 	}
-	if old.Status.State.Phase == new.Status.State.Phase && sameSpec(old, new) {
-		return vcjob.Request{}, false, nil
-	}
-	return jobRequest(new), true, nil
+	return jobRequest(new), true, err
 }
 
-// sameSpec reports whether two versions of a job have semantically equal
-// specs. The API server bumps metadata.generation on every change of a
-// custom resource's spec (never on status writes), so an unchanged,
-// non-zero generation settles it without comparing the specs, which is
-// most of the cost of a status write's event on a large job.
+// sameSpec reports whether two versions of a job have the same spec, as
+// Volcano compares them (reflect.DeepEqual: an empty list differs from a
+// missing one). The API server bumps metadata.generation on every change
+// of a custom resource's spec, and the Job's status subresource keeps
+// status writes from bumping it, so an unchanged, non-zero generation
+// settles it without comparing the specs, which is most of the cost of a
+// status write's event on a large job.
 func sameSpec(old, new *vcjob.Job) bool {
 	if old.Generation != 0 && old.Generation == new.Generation {
 		return true
 	}
-	return equality.Semantic.DeepEqual(old.Spec, new.Spec)
+	return reflect.DeepEqual(old.Spec, new.Spec)
 }
 
 // OnJobDelete marks a job deleted; it raises no request.

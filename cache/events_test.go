@@ -155,6 +155,16 @@ func TestOnJobEvents(t *testing.T) {
 	stale.Spec.Tasks[0].Replicas = 9
 	_, ok, err = c.OnJobUpdate(scaled, stale)
 	assert.ErrorIs(t, err, cache.ErrStale)
+	assert.True(t, ok, "a refused job still raises its request, as in Volcano")
+	ji, err := c.Get("ns/j")
+	require.NoError(t, err)
+	assert.Equal(t, int32(4), ji.Job.Spec.Tasks[0].Replicas, "the stale job is not cached")
+
+	_, ok, err = c.OnJobAdd(j1)
+	assert.ErrorIs(t, err, cache.ErrExists)
+	assert.True(t, ok, "a job the cache already holds still raises its request")
+	_, ok, err = c.OnJobAdd(nil)
+	assert.ErrorIs(t, err, cache.ErrNoJobInObject)
 	assert.False(t, ok)
 }
 
@@ -212,7 +222,8 @@ func TestOnJobUpdateGeneration(t *testing.T) {
 		wantsRequest bool
 	}{
 		{"same generation, same spec", 3, 3, 2, false},
-		{"generation bumped, spec semantically the same", 3, 4, 2, false},
+		{"same generation: the spec is taken as unchanged without a look", 3, 3, 5, false},
+		{"generation bumped, spec the same", 3, 4, 2, false},
 		{"generation bumped, spec changed", 3, 4, 5, true},
 		{"no generation (a hand-made object), spec changed", 0, 0, 5, true},
 		{"no generation, same spec", 0, 0, 2, false},
@@ -231,4 +242,20 @@ func TestOnJobUpdateGeneration(t *testing.T) {
 			assert.Equal(t, tt.wantsRequest, ok)
 		})
 	}
+}
+
+// TestOnJobUpdateComparesSpecsAsVolcano: specs compare with
+// reflect.DeepEqual, as Volcano's controller does, so a list that went from
+// missing to empty is a change that raises a request.
+func TestOnJobUpdateComparesSpecsAsVolcano(t *testing.T) {
+	c := cache.New()
+	old := testJob("j", "5")
+	_, _, err := c.OnJobAdd(old)
+	require.NoError(t, err)
+	next := old.DeepCopy()
+	next.ResourceVersion = "6"
+	next.Spec.Policies = []vcjob.LifecyclePolicy{}
+	_, ok, err := c.OnJobUpdate(old, next)
+	require.NoError(t, err)
+	assert.True(t, ok)
 }

@@ -135,6 +135,9 @@ var _ Cluster = (*Applied)(nil)
 // only when every create succeeded, then the status.
 func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallSyncJob}
+	if skip, err := nothingToDo(ji); skip {
+		return err
+	}
 	pg, err := a.Applier.PodGroupState(ji.Job)
 	if err != nil {
 		return fmt.Errorf("get podgroup: %w", err)
@@ -208,6 +211,9 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 // KillJob applies PlanKillJob.
 func (a *Applied) KillJob(ji *vcjob.JobInfo, retain Retain, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallKillJob}
+	if skip, err := nothingToDo(ji); skip {
+		return err
+	}
 	opts, err := a.options(ji.Job)
 	if err != nil {
 		return err
@@ -218,6 +224,9 @@ func (a *Applied) KillJob(ji *vcjob.JobInfo, retain Retain, update UpdateStatusF
 // KillTarget applies PlanKillTarget.
 func (a *Applied) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallKillTarget}
+	if skip, err := nothingToDo(ji); skip {
+		return err
+	}
 	opts, err := a.options(ji.Job)
 	if err != nil {
 		return err
@@ -250,6 +259,16 @@ func (a *Applied) kill(ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFun
 		a.Last.PodGroupDeleted = deleted
 	}
 	return nil
+}
+
+// nothingToDo: a job being deleted gets nothing done, as SPEC says, not
+// even its plugins built or its PodGroup read, which could fail and have
+// the request retried; a job info without a job is an error.
+func nothingToDo(ji *vcjob.JobInfo) (bool, error) {
+	if ji == nil || ji.Job == nil {
+		return true, ErrNoJob
+	}
+	return ji.Job.DeletionTimestamp != nil, nil
 }
 
 // options builds the job's plugins.

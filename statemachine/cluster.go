@@ -8,7 +8,7 @@ import (
 
 // UpdateStatusFunc is the state's verdict on a freshly counted status: it
 // may change the phase (and retry count) and reports whether it changed
-// the phase.
+// the phase. It must not keep status: the plan reuses it.
 type UpdateStatusFunc func(status *vcjob.JobStatus) (phaseChanged bool)
 
 // Retain is the set of pod phases a whole-job kill leaves alone.

@@ -1,6 +1,7 @@
 package statemachine
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/vcjob/vcjob"
@@ -15,7 +16,7 @@ import (
 // call.
 func Execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target) (Transition, error) {
 	if ji == nil || ji.Job == nil {
-		return Transition{}, fmt.Errorf("statemachine: execute %s: no job in the job info", action)
+		return Transition{}, fmt.Errorf("statemachine: execute %s: %w", action, ErrNoJob)
 	}
 	tr := Lookup(StateOf(ji.Job), action)
 	update := tr.Update.Func(ji.Job)
@@ -35,3 +36,7 @@ func Execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcj
 	}
 	return tr, nil
 }
+
+// ErrNoJob is the error of a plan or call handed a job info without a job
+// (or no job info at all).
+var ErrNoJob = errors.New("no job in the job info")

@@ -58,6 +58,9 @@ func PlanKillJobWith(ji *vcjob.JobInfo, retain Retain, opts PlanOptions) *KillPl
 }
 
 func planKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
+	if ji == nil || ji.Job == nil {
+		return &KillPlan{Noop: true, Err: ErrNoJob}
+	}
 	job := ji.Job
 	p := &KillPlan{Target: vcjob.Target{Level: vcjob.JobLevel}, job: job}
 	if job.DeletionTimestamp != nil {
@@ -115,6 +118,9 @@ func (p *KillPlan) runOnJobDelete(opts PlanOptions) {
 }
 
 func planKillTarget(ji *vcjob.JobInfo, target vcjob.Target, recount bool) *KillPlan {
+	if ji == nil || ji.Job == nil {
+		return &KillPlan{Noop: true, Err: ErrNoJob}
+	}
 	job := ji.Job
 	p := &KillPlan{Target: target, job: job}
 	if job.DeletionTimestamp != nil {
@@ -162,6 +168,9 @@ func planKillTarget(ji *vcjob.JobInfo, target vcjob.Target, recount bool) *KillP
 // terminating is the pods deleted plus those already terminating. The
 // status is written even when the phase did not change.
 func (p *KillPlan) Complete(failed map[string]error, update UpdateStatusFunc, now metav1.Time) Outcome {
+	if p.job == nil {
+		return Outcome{Err: ErrNoJob}
+	}
 	if p.Noop {
 		return Outcome{Status: *p.job.Status.DeepCopy()}
 	}

@@ -52,3 +52,16 @@ func TestLookupMatchesAScan(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupHandsOutACopy: changing a transition Lookup returned leaves
+// the table as it was.
+func TestLookupHandsOutACopy(t *testing.T) {
+	tr := Lookup(StateRunning, vcjob.SyncJobAction)
+	want := append([]vcjob.JobPhase(nil), tr.To...)
+	for i := range tr.To {
+		tr.To[i] = "Changed"
+	}
+	if again := Lookup(StateRunning, vcjob.SyncJobAction); !reflect.DeepEqual(again.To, want) {
+		t.Fatalf("the table changed with a caller's copy: %v, want %v", again.To, want)
+	}
+}

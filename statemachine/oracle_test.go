@@ -189,3 +189,23 @@ func outcomeDiff(a, b statemachine.Outcome) string {
 	}
 	return ""
 }
+
+// TestCompleteTwice: Complete leaves the plan as it was, so completing a
+// plan again (with other failures or another rule) starts from the same
+// counts.
+func TestCompleteTwice(t *testing.T) {
+	now := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	rapid.Check(t, func(t *rapid.T) {
+		job := rapidgen.Job().Draw(t, "job")
+		job.Status.State.Phase = vcjob.Running
+		ji := incremental(t, job)
+		plan := statemachine.PlanSyncWith(ji, statemachine.PodGroupState{Exists: true, Phase: podgroup.PhaseRunning}, now, statemachine.PlanOptions{})
+		update := statemachine.UpdateRunningSync.Func(job)
+		first := plan.Complete(nil, update, now)
+		for range 2 {
+			if again := plan.Complete(nil, update, now); !equality.Semantic.DeepEqual(first, again) {
+				t.Fatalf("a second Complete differs:\n%+v\n%+v", first.Status, again.Status)
+			}
+		}
+	})
+}

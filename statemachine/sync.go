@@ -82,6 +82,10 @@ func PlanSyncWith(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts Pla
 // planSync plans into p, which must be zero: Applied plans into one plan
 // of its own, call after call, rather than allocate one per sync.
 func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts PlanOptions) *SyncPlan {
+	if ji == nil || ji.Job == nil {
+		p.Noop, p.Err = true, ErrNoJob
+		return p
+	}
 	p.job = ji.Job
 	if ji.Job.DeletionTimestamp != nil {
 		p.Noop = true
@@ -135,7 +139,7 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 		waiting := false
 		// The counts are taken against the first task of a name; a second
 		// task of the same name (which validation refuses) is walked.
-		if opts.Recount || ji.Job.Task(task.Name).Replicas != task.Replicas {
+		if first := ji.Job.Task(task.Name); opts.Recount || first == nil || first.Replicas != task.Replicas {
 			missing = p.walkTask(ji, job, task)
 		} else {
 			missing, waiting = p.countTask(ji, task, opts)
@@ -323,6 +327,9 @@ func allContainersReady(pod *corev1.Pod) bool {
 // Complete computes the status once the pod operations are done; failed
 // maps the name of each pod whose create or delete failed to its error.
 func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, now metav1.Time) Outcome {
+	if p.job == nil {
+		return Outcome{Err: ErrNoJob}
+	}
 	// stored is read, never changed: the status built here shares its
 	// conditions and maps until a change replaces them.
 	stored := &p.job.Status
@@ -361,19 +368,20 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 	if len(errs) > 0 {
 		return Outcome{Status: *stored.DeepCopy(), Err: errors.Join(errs...)}
 	}
+	deleted := int32(0)
 	for _, pod := range p.Delete {
 		if err := failed[pod.Name]; err != nil {
 			errs = append(errs, fmt.Errorf("delete pod %s: %w", pod.Name, err))
 			continue
 		}
-		c.terminating++
+		deleted++
 	}
 	if len(errs) > 0 {
 		return Outcome{Status: *stored.DeepCopy(), Err: errors.Join(errs...)}
 	}
-	// The status is built in the plan's scratch: the update function may
-	// keep its argument for all the compiler knows, and a local would be
-	// moved to the heap on every sync.
+	// The status is built in the plan's scratch: the compiler cannot see
+	// that the update function does not keep its argument (it must not),
+	// and a local would be moved to the heap on every sync.
 	status := &p.scratch
 	*status = vcjob.JobStatus{
 		State:               stored.State,
@@ -385,6 +393,9 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		Conditions:          stored.Conditions,
 	}
 	kept := c.apply(status, stored.TaskStatusCount)
+	// The deleted pods count as terminating; added here, not to c, so that
+	// the plan's counts stay as planned and Complete may be called again.
+	status.Terminating += deleted
 	out := Outcome{}
 	out.PhaseChanged = update != nil && update(status)
 	// Any change of the status, even one that keeps the phase, is recorded

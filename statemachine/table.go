@@ -1,6 +1,8 @@
 package statemachine
 
 import (
+	"slices"
+
 	"github.com/vcjob/vcjob"
 )
 
@@ -133,7 +135,8 @@ func Table() []Transition {
 }
 
 // table is Table built once for Lookup; it is never written after
-// initialisation (Table hands callers their own copy).
+// initialisation: Table hands callers their own copy, and Lookup copies the
+// one slice a row holds.
 var table = Table()
 
 // rowsOf holds each state's rows of table, so Lookup scans a handful.
@@ -153,19 +156,22 @@ var rowsOf = func() map[State][]Transition {
 // Lookup finds the row for action in state: its own row, or else the
 // state's AnyOtherAction row.
 func Lookup(state State, action vcjob.Action) Transition {
-	var fallback *Transition
+	var found *Transition
 	rows := rowsOf[state]
 	for i := range rows {
 		tr := &rows[i]
 		if tr.Action == action {
-			return *tr
+			found = tr
+			break
 		}
 		if tr.Action == AnyOtherAction {
-			fallback = tr
+			found = tr
 		}
 	}
-	if fallback == nil {
+	if found == nil {
 		return Transition{}
 	}
-	return *fallback
+	out := *found
+	out.To = slices.Clone(out.To) // the caller's own: the table stays as it is
+	return out
 }

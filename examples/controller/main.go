@@ -160,7 +160,10 @@ func run(o options) error {
 			leCancel()
 		}
 	}()
-	leaderelection.RunOrDie(leCtx, leaderelection.LeaderElectionConfig{
+	// NewLeaderElector, not RunOrDie: inconsistent election flags (a
+	// renew deadline not under the lease duration, say) are an error to
+	// report, not a panic.
+	le, err := leaderelection.NewLeaderElector(leaderelection.LeaderElectionConfig{
 		Lock:            lock,
 		Name:            o.leaseName,
 		LeaseDuration:   o.leaseDuration,
@@ -192,6 +195,10 @@ func run(o options) error {
 			},
 		},
 	})
+	if err != nil {
+		return fmt.Errorf("leader election: %w", err)
+	}
+	le.Run(leCtx)
 	if started.Load() {
 		<-done
 	}

@@ -323,9 +323,11 @@ func (a *Applier) deletePod(pod *corev1.Pod) error {
 // SyncJob writes twice with the same job (the initial Pending status, then
 // the counts), and the second write must not conflict with the first.
 func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
-	next := job.DeepCopy()
-	next.Status = *status.DeepCopy()
-	u, err := toUnstructured(next, jobGVK)
+	// The conversion only reads: a shallow copy with the new status will
+	// do, rather than a copy of the whole job, templates and all.
+	next := *job
+	next.Status = *status
+	u, err := toUnstructured(&next, jobGVK)
 	if err != nil {
 		return err
 	}

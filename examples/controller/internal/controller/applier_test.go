@@ -434,6 +434,8 @@ func TestApplyPodGroupCreatesThenUpdatesKeepingUnknownFields(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A new job object: the cache holds the old one, never changed in place.
+	job = job.DeepCopy()
 	job.Spec.MinAvailable = 1
 	desired = podgroup.Desired(job, nil)
 	if err := a.ApplyPodGroup(&desired); err != nil {
@@ -469,9 +471,16 @@ func TestApplyPodGroupFindsLegacyName(t *testing.T) {
 	legacy := podgroup.Desired(job, nil)
 	legacy.Name = podgroup.LegacyName(job)
 	legacy.Spec.MinMember = 7
-	u, _ := toUnstructured(&legacy, podgroup.GroupVersionKind())
-	_ = f.dyn.Tracker().Add(u)
-	_ = f.c.pgStore.Add(&legacy)
+	u, err := toUnstructured(&legacy, podgroup.GroupVersionKind())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.dyn.Tracker().Add(u); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.pgStore.Add(&legacy); err != nil {
+		t.Fatal(err)
+	}
 
 	desired := podgroup.Desired(job, nil)
 	if err := f.c.applier.ApplyPodGroup(&desired); err != nil {
@@ -577,9 +586,16 @@ func TestCommandIsDeletedThenQueued(t *testing.T) {
 	cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "abort-demo", UID: "cmd-uid"},
 		Action:       string(vcjob.AbortJobAction),
 		TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: "demo", UID: "job-uid"}}
-	u, _ := toUnstructured(cmd, schema.GroupVersionKind{Group: vcjob.BusGroupName, Version: "v1alpha1", Kind: vcjob.CommandKind})
-	_ = f.dyn.Tracker().Add(u)
-	_ = f.c.cmdStore.Add(cmd)
+	u, err := toUnstructured(cmd, schema.GroupVersionKind{Group: vcjob.BusGroupName, Version: "v1alpha1", Kind: vcjob.CommandKind})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.dyn.Tracker().Add(u); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.cmdStore.Add(cmd); err != nil {
+		t.Fatal(err)
+	}
 
 	if err := f.c.takeCommand(context.Background(), "ns/abort-demo"); err != nil {
 		t.Fatal(err)
@@ -680,5 +696,29 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 			t.Fatal("condition not met in time")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A job refused as invalid when added is judged again when it is updated:
+// once valid it is cached and its request queued.
+func TestInvalidJobIsAdmittedOnceFixed(t *testing.T) {
+	f := newFixture(t, nil)
+	invalid := newJob(t, "")
+	invalid.Spec.MinAvailable = -1
+	f.c.addJob(invalid)
+	if f.c.jobs.Has("ns/demo") || f.c.metrics.Get(MetricInvalidJobs) != 1 {
+		t.Fatalf("an invalid job was cached (or not counted: %v)", f.c.metrics.Get(MetricInvalidJobs))
+	}
+	if n := f.c.shards[0].queue.Len(); n != 0 {
+		t.Fatalf("an invalid job queued %d requests", n)
+	}
+	fixed := newJob(t, "")
+	fixed.ResourceVersion = "2"
+	f.c.updateJob(invalid, fixed)
+	if !f.c.jobs.Has("ns/demo") {
+		t.Fatal("the fixed job was not cached")
+	}
+	if it, _ := f.c.shards[0].queue.Get(); it.Req.JobName != "demo" {
+		t.Errorf("queued %+v, want the job's request", it.Req)
 	}
 }

@@ -114,7 +114,7 @@ func New(cfg Config) (*Controller, error) {
 	cmdInf := c.dynFactory.ForResource(CommandsResource).Informer()
 	for inf, t := range map[cache.SharedIndexInformer]cache.TransformFunc{jobInf: jobTransform(), pgInf: podGroupTransform(), cmdInf: commandTransform()} {
 		if err := inf.SetTransform(t); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("controller: informer transform: %w", err)
 		}
 	}
 	c.pgStore, c.cmdStore = pgInf.GetIndexer(), cmdInf.GetIndexer()
@@ -147,7 +147,7 @@ func New(cfg Config) (*Controller, error) {
 	for _, r := range regs {
 		reg, err := r.inf.AddEventHandler(r.h)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("controller: event handler: %w", err)
 		}
 		c.synced = append(c.synced, reg.HasSynced)
 	}
@@ -254,8 +254,14 @@ func (c *Controller) addJob(obj any) {
 		klog.ErrorS(err, "Cannot read job")
 		return
 	}
-	// The admission webhook Volcano runs is not here: a job it would have
-	// refused is left alone, with a log line saying why.
+	c.admit(job)
+}
+
+// admit caches a job the admission webhook Volcano runs would have let
+// in, and queues its request. That webhook is not here: a job it would
+// have refused is left alone, with a log line saying why, until an update
+// makes it valid.
+func (c *Controller) admit(job *vcjob.Job) {
 	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
 		c.metrics.Inc(MetricInvalidJobs)
 		klog.ErrorS(errs.ToAggregate(), "Job is invalid; ignoring it", "job", klog.KObj(job))
@@ -263,8 +269,8 @@ func (c *Controller) addJob(obj any) {
 	}
 	req, ok, err := c.jobs.OnJobAdd(job)
 	if err != nil {
+		// As in Volcano, the request is queued all the same.
 		klog.ErrorS(err, "Cannot cache job", "job", klog.KObj(job))
-		return
 	}
 	if ok {
 		c.enqueue(req)
@@ -280,11 +286,15 @@ func (c *Controller) updateJob(oldObj, newObj any) {
 		return
 	}
 	req, ok, err := c.jobs.OnJobUpdate(oldJob, newJob)
-	if err != nil {
-		// Stale: the controller cached a newer version from its own write.
-		// Not found: the job was refused as invalid.
-		klog.V(4).InfoS("Job update not cached", "job", klog.KObj(newJob), "err", err)
+	switch {
+	case errors.Is(err, jobcache.ErrNotFound):
+		// Refused as invalid when it was added: judge it again.
+		c.admit(newJob)
 		return
+	case err != nil:
+		// Stale: the controller cached a newer version from its own
+		// write. As in Volcano, a spec or phase change is queued anyway.
+		klog.V(4).InfoS("Job update not cached", "job", klog.KObj(newJob), "err", err)
 	}
 	if ok {
 		c.enqueue(req)
