@@ -9,8 +9,8 @@
 // by phase, terminating, ready, missing, out of sync, beyond the replicas,
 // by partition), so that a plan costs the same for ten pods as for ten
 // thousand. Its pods live in persistent maps: Clone and Lease hand out
-// O(1) snapshots that never move, and a JobInfo with no lease out changes
-// its maps in place:
+// O(1) snapshots that never move, and a JobInfo that leases changes its
+// maps in place while no lease is out:
 //
 //	ji, _ := vcjob.NewJobInfo(job, pods...)
 //	snap := ji.Lease()              // what a worker decides on

@@ -1,6 +1,7 @@
 package vcjob
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,7 +65,7 @@ func FuzzPodNameIndex(f *testing.F) {
 		index           int
 	}{
 		{"j-w-0", "j", "w", 0}, {"j-w-01", "j", "w", 1}, {"j-w-", "j", "w", 12}, {"a-b-c-3", "a-b", "c", 3},
-		{"a-b-c-3", "a", "b-c", 3}, {"j-w-99999999999", "j", "w", 1 << 30}, {"", "", "", 0}, {"--0", "", "", 0},
+		{"a-b-c-3", "a", "b-c", 3}, {"j-w-99999999999", "j", "w", 1 << 30}, {"j-w-4294967296", "j", "w", 2147483647}, {"", "", "", 0}, {"--0", "", "", 0},
 	} {
 		f.Add(seed.name, seed.job, seed.task, seed.index)
 	}
@@ -77,7 +78,7 @@ func FuzzPodNameIndex(f *testing.F) {
 		if index < 0 {
 			index = -index
 		}
-		if index < 0 || index > 1<<31 {
+		if index < 0 || int64(index) > math.MaxInt32 {
 			return
 		}
 		if i, ok := PodNameIndex(PodName(job, task, index), job, task); !ok || i != index {

@@ -1,8 +1,10 @@
 package vcjob
 
 import (
+	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,12 +21,18 @@ import (
 // TaskPods).
 //
 // A JobInfo is built from persistent maps. Clone and Lease are O(1) and
-// give a copy that stays as it is while the original moves on; AddPod,
-// DeletePod and SetJob cost O(log pods) and change only the JobInfo they
-// are called on. A JobInfo that has leased copies out changes in place,
-// without allocating, whatever no copy can see: once its leases are
-// released, all it made since its last Clone. That is the cache's steady
-// state: one lease per event, released when the event is handled.
+// give a copy that stays as it is while the original moves on; AddPod and
+// DeletePod cost O(log pods) and change only the JobInfo they are called
+// on. The first pod of a task costs O(replicas), to list the task's
+// missing indices, and so does SetJob when it changes replicas or the job
+// name (plus O(pods), to recount).
+//
+// A JobInfo that has leased copies out changes in place whatever no copy
+// can see: once its leases are released, all it made since its last
+// Clone. That is the cache's steady state, one lease per event released
+// when the event is handled, and there an update that replaces a pod
+// allocates nothing (but for a pod in a phase beyond the five Kubernetes
+// defines, whose PhaseCounts.Other is copied).
 //
 // The Job and the pods are shared between copies, as objects from an
 // informer are, and must not be changed in place: replace them. Copy a
@@ -42,7 +50,7 @@ type JobInfo struct {
 	// Job may be nil while only pods are known. Change it with SetJob, so
 	// that the counts follow a change of job name or replicas; when it was
 	// assigned directly and its shape moved, readers recount from the pods
-	// (correct, but O(pods) per read).
+	// (correct, but O(pods + replicas) per read).
 	Job *Job
 
 	// tasks is sorted by name. It is changed in place only when the
@@ -167,9 +175,9 @@ func NewJobInfo(job *Job, pods ...*corev1.Pod) (*JobInfo, error) {
 		ji.Namespace, ji.Name = job.Namespace, job.Name
 	}
 	ji.SetJob(job)
-	for _, p := range pods {
+	for i, p := range pods {
 		if err := ji.AddPod(p); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("pods[%d]: %w", i, err)
 		}
 	}
 	return ji, nil
@@ -195,9 +203,12 @@ func (ji *JobInfo) SetJob(job *Job) {
 
 // AddPod files pod under its task, replacing a pod of the same name.
 func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
-	task, ok := pod.Annotations[TaskSpecKey]
-	if !ok {
-		return fmt.Errorf("pod %s/%s: no %s annotation", pod.Namespace, pod.Name, TaskSpecKey)
+	if pod == nil {
+		return errors.New("nil pod")
+	}
+	task := pod.Annotations[TaskSpecKey]
+	if task == "" {
+		return fmt.Errorf("pod %s/%s: no %s annotation naming its task", pod.Namespace, pod.Name, TaskSpecKey)
 	}
 	ji.fresh()
 	e := ji.edit()
@@ -211,6 +222,9 @@ func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
 // DeletePod removes pod (by its task and name) from its task; a task left
 // empty is removed too.
 func (ji *JobInfo) DeletePod(pod *corev1.Pod) {
+	if pod == nil {
+		return
+	}
 	task := pod.Annotations[TaskSpecKey]
 	ji.fresh()
 	if tp, _ := ji.task(task); tp.Get(pod.Name) == nil {
@@ -391,20 +405,28 @@ func PodNameIndex(name, job, task string) (int, bool) {
 	if len(digits) > 10 || (len(digits) > 1 && digits[0] == '0') {
 		return 0, false
 	}
-	i := 0
+	var i int64
 	for j := 0; j < len(digits); j++ {
 		c := digits[j]
 		if c < '0' || c > '9' {
 			return 0, false
 		}
-		i = i*10 + int(c-'0')
+		i = i*10 + int64(c-'0')
 	}
-	return i, true
+	// Replicas are int32: a larger index is never in range, and would not
+	// fit an int on a 32-bit machine.
+	if i > math.MaxInt32 {
+		return 0, false
+	}
+	return int(i), true
 }
 
 // PodIndex reads a pod's task index from its volcano.sh/task-index label or
 // annotation; ok is false when neither holds an integer.
 func PodIndex(pod *corev1.Pod) (int, bool) {
+	if pod == nil {
+		return 0, false
+	}
 	v, ok := pod.Labels[TaskIndexKey]
 	if !ok {
 		v, ok = pod.Annotations[TaskIndexKey]

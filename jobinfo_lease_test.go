@@ -87,3 +87,33 @@ func TestACopyThatLeasesStartsAboveWhatItShares(t *testing.T) {
 		t.Errorf("the owner's counts moved with the copy's change: %+v", got)
 	}
 }
+
+// TestJobInfoRefusesBadPods: a nil pod, or one that names no task, is an
+// error naming the pod, never a panic; deleting a nil pod does nothing.
+func TestJobInfoRefusesBadPods(t *testing.T) {
+	if _, err := vcjob.NewJobInfo(nil, leasePod("a", corev1.PodPending), nil); err == nil || err.Error() != "pods[1]: nil pod" {
+		t.Errorf("a nil pod: %v", err)
+	}
+	ji, err := vcjob.NewJobInfo(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noTask := leasePod("b", corev1.PodPending)
+	noTask.Annotations[vcjob.TaskSpecKey] = ""
+	if err := ji.AddPod(noTask); err == nil {
+		t.Error("a pod with an empty task-spec annotation was filed")
+	}
+	ji.DeletePod(nil)
+	if ji.PodCount() != 0 {
+		t.Errorf("%d pods", ji.PodCount())
+	}
+}
+
+// TestPodNameIndexBounds: an index beyond int32 is no index at all.
+func TestPodNameIndexBounds(t *testing.T) {
+	for name, want := range map[string]bool{"j-w-2147483647": true, "j-w-2147483648": false, "j-w-4294967296": false} {
+		if _, ok := vcjob.PodNameIndex(name, "j", "w"); ok != want {
+			t.Errorf("PodNameIndex(%q): %v, want %v", name, ok, want)
+		}
+	}
+}

@@ -32,7 +32,7 @@ func TargetOf(action Action, req Request) Target {
 // nothing). A job-level target takes no pod here: a whole-job kill is not
 // a targeted one.
 func (t Target) Takes(pod *corev1.Pod) bool {
-	if pod.Annotations[TaskSpecKey] != t.TaskName {
+	if pod == nil || pod.Annotations[TaskSpecKey] != t.TaskName {
 		return false
 	}
 	switch t.Level {

@@ -297,10 +297,14 @@ func (tp *TaskPods) put(s shape, task string, pod *corev1.Pod, e hamt.Edit) bool
 	if had {
 		// A pod replaced by one of its name: whether it is in range, and
 		// so missing, stays as it was.
-		tp.account(old, -1, e, false)
+		tp.count(&old.part, -1)
+		tp.count(&entry.part, +1)
+		tp.move(&old, &entry, e)
+		return false
 	}
-	tp.account(entry, +1, e, !had)
-	return !had
+	tp.count(&entry.part, +1)
+	tp.move(nil, &entry, e)
+	return true
 }
 
 // remove takes the named pod out under edit e.
@@ -309,81 +313,112 @@ func (tp *TaskPods) remove(name string, e hamt.Edit) {
 	if !ok {
 		return
 	}
-	tp.account(old, -1, e, true)
+	tp.count(&old.part, -1)
+	tp.move(&old, nil, e)
 	tp.pods, _ = tp.pods.DeleteIn(e, name)
 }
 
-// recount builds a task's counts afresh from its pods.
+// recount builds a task's counts afresh from its pods. Every map it builds
+// is new, so it fills them in place (edit floor 0) rather than copy a path
+// per pod.
 func recount(s shape, task string, pods hamt.Map[podEntry], e hamt.Edit) TaskPods {
+	fresh := hamt.Edit{Gen: e.Gen}
 	var tp TaskPods
-	tp.initMissing(s, task, e)
+	tp.initMissing(s, task, fresh)
 	for _, entry := range pods.All() {
 		entry.part = partOf(s, task, entry.pod)
-		tp.pods, _, _ = tp.pods.SetIn(e, entry.pod.Name, entry)
-		tp.account(entry, +1, e, true)
+		tp.pods, _, _ = tp.pods.SetIn(fresh, entry.pod.Name, entry)
+		tp.count(&entry.part, +1)
+		tp.move(nil, &entry, fresh)
 	}
 	return tp
 }
 
 // initMissing starts a task with no pods: every pod in range is missing.
-// It costs O(replicas), once per task (and per change of replicas).
+// It costs O(replicas), once per task (and per change of replicas or job
+// name); tp.missing must be empty, so it is filled in place.
 func (tp *TaskPods) initMissing(s shape, task string, e hamt.Edit) {
+	fresh := hamt.Edit{Gen: e.Gen}
 	replicas, _ := s.replicas(task)
 	for i := 0; i < int(replicas); i++ {
-		tp.missing, _, _ = tp.missing.SetIn(e, PodName(s.job, task, i), i)
+		tp.missing, _, _ = tp.missing.SetIn(fresh, PodName(s.job, task, i), i)
 	}
 }
 
-// account adds (sign +1) or takes away (sign −1) a pod's part in the
-// counts and sets; arrival says the pod's name comes into or leaves the
-// task, which moves the missing set.
-func (tp *TaskPods) account(entry podEntry, sign int32, e hamt.Edit, arrival bool) {
-	c, pt, pod := &tp.counts, &entry.part, entry.pod
+// count adds (sign +1) or takes away (sign −1) a pod's part in the
+// counts.
+func (tp *TaskPods) count(pt *podPart, sign int32) {
+	c := &tp.counts
 	if pt.phase == corev1.PodSucceeded {
 		c.Succeeded += sign
 	}
 	c.Restarts += sign * pt.restarts
-	if pt.hasPartition {
-		members, _ := tp.partitions.Get(pt.partition)
-		members = update(members, pod, sign, e)
-		if members.Len() == 0 {
-			tp.partitions, _ = tp.partitions.DeleteIn(e, pt.partition)
-		} else {
-			tp.partitions, _, _ = tp.partitions.SetIn(e, pt.partition, members)
-		}
-	}
 	if !pt.inRange {
-		tp.excess = update(tp.excess, pod, sign, e)
 		return
 	}
 	c.InRange += sign
-	switch {
-	case arrival && sign > 0:
-		tp.missing, _ = tp.missing.DeleteIn(e, pod.Name)
-	case arrival:
-		tp.missing, _, _ = tp.missing.SetIn(e, pod.Name, pt.index)
-	}
 	if pt.ready {
 		c.Ready += sign
 	}
 	if pt.terminating {
 		c.Terminating += sign
-		return
-	}
-	c.Phases.Add(pt.phase, sign)
-	if pt.outOfSync {
-		tp.outOfSync = update(tp.outOfSync, pod, sign, e)
+	} else {
+		c.Phases.Add(pt.phase, sign)
 	}
 }
 
-// update adds pod to a set (sign +1) or takes it out (−1). Taking out
-// goes by name, so replacing a pod (out, then in) leaves the new object.
-func update(m hamt.Map[*corev1.Pod], pod *corev1.Pod, sign int32, e hamt.Edit) hamt.Map[*corev1.Pod] {
-	if sign > 0 {
-		m, _, _ = m.SetIn(e, pod.Name, pod)
-		return m
+// move updates the sets a pod is in as it goes from old to new under edit
+// e; old is nil for a pod arriving, new for one leaving. A pod that stays
+// in a set has its entry replaced where it is, not taken out and put back,
+// so a steady pod update allocates nothing.
+func (tp *TaskPods) move(old, new *podEntry, e hamt.Edit) {
+	var name string
+	var pod *corev1.Pod
+	var was, is podPart
+	if old != nil {
+		name, was = old.pod.Name, old.part
 	}
-	m, _ = m.DeleteIn(e, pod.Name)
+	if new != nil {
+		name, pod, is = new.pod.Name, new.pod, new.part
+	}
+	switch {
+	case old == nil && is.inRange:
+		tp.missing, _ = tp.missing.DeleteIn(e, name)
+	case new == nil && was.inRange:
+		tp.missing, _, _ = tp.missing.SetIn(e, name, was.index)
+	}
+	tp.excess = within(tp.excess, old != nil && !was.inRange, new != nil && !is.inRange, name, pod, e)
+	tp.outOfSync = within(tp.outOfSync, was.outOfSync, is.outOfSync, name, pod, e)
+	if was.hasPartition && (!is.hasPartition || was.partition != is.partition) {
+		tp.setPartition(was.partition, within(tp.partition(was.partition), true, false, name, nil, e), e)
+	}
+	if is.hasPartition {
+		tp.setPartition(is.partition, within(tp.partition(is.partition), false, true, name, pod, e), e)
+	}
+}
+
+func (tp *TaskPods) partition(id string) hamt.Map[*corev1.Pod] {
+	members, _ := tp.partitions.Get(id)
+	return members
+}
+
+func (tp *TaskPods) setPartition(id string, members hamt.Map[*corev1.Pod], e hamt.Edit) {
+	if members.Len() == 0 {
+		tp.partitions, _ = tp.partitions.DeleteIn(e, id)
+	} else {
+		tp.partitions, _, _ = tp.partitions.SetIn(e, id, members)
+	}
+}
+
+// within keeps set m in step with a pod that was in it (or not) and is in
+// it now (or not): put in (or its entry replaced), or taken out.
+func within(m hamt.Map[*corev1.Pod], was, is bool, name string, pod *corev1.Pod, e hamt.Edit) hamt.Map[*corev1.Pod] {
+	switch {
+	case is:
+		m, _, _ = m.SetIn(e, name, pod)
+	case was:
+		m, _ = m.DeleteIn(e, name)
+	}
 	return m
 }
 

@@ -280,6 +280,8 @@ func TestPodUpdateAllocatesNothing(t *testing.T) {
 	c := cache.New()
 	require.NoError(t, c.Add(testJob("j", "1")))
 	pod := testPod("j", "w", 0, corev1.PodRunning)
+	pod.Labels[vcjob.PartitionIDKey] = "0" // its partition's set is kept too
+	pod.Annotations[vcjob.PodOutOfSyncKey] = "true"
 	require.NoError(t, c.AddPod(pod))
 	versions := make([]*corev1.Pod, 202)
 	versions[0] = pod
