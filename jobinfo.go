@@ -158,10 +158,11 @@ func (ji *JobInfo) Lease() *JobInfo {
 	return out
 }
 
-// Release gives a leased copy back; on any other JobInfo it does nothing.
+// Release gives a leased copy back; on any other JobInfo, or nil, it does
+// nothing.
 // It may be called from any goroutine, once the copy is no longer read.
 func (ji *JobInfo) Release() {
-	if ji.lessor != nil {
+	if ji != nil && ji.lessor != nil {
 		ji.lessor.leases.Add(-1)
 		ji.lessor = nil
 	}

@@ -233,21 +233,29 @@ func (c *Cache) UpdatePod(pod *corev1.Pod) error { return c.AddPod(pod) }
 // DeletePod forgets a pod. The last pod of a deleted job takes the job's
 // info with it.
 func (c *Cache) DeletePod(pod *corev1.Pod) error {
+	_, err := c.deletePod(pod)
+	return err
+}
+
+// deletePod forgets a pod and reports whether the cache held it, in one
+// locked step.
+func (c *Cache) deletePod(pod *corev1.Pod) (held bool, err error) {
 	key, err := podKey(pod)
 	if err != nil {
-		return err
+		return false, err
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.jobs[key]
 	if e == nil {
-		return fmt.Errorf("cache: delete pod %s/%s: job %s: %w", pod.Namespace, pod.Name, key, ErrNotFound)
+		return false, fmt.Errorf("cache: delete pod %s/%s: job %s: %w", pod.Namespace, pod.Name, key, ErrNotFound)
 	}
+	held = e.info.Pod(pod.Annotations[vcjob.TaskSpecKey], pod.Name) != nil
 	e.info.DeletePod(pod)
 	if e.deleted && e.info.PodCount() == 0 {
 		delete(c.jobs, key)
 	}
-	return nil
+	return held, nil
 }
 
 // HasPod reports whether the cache holds the pod (by its job, task and

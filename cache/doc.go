@@ -13,8 +13,10 @@
 //	if req, ok := c.OnPodUpdate(oldPod, newPod); ok {
 //		queue(req) // e.g. PodFailed with the first container's exit code
 //	}
-//	ji, err := c.Lease(req.Namespace, req.JobName) // an O(1) snapshot
-//	defer ji.Release()                             // then updates go in place
+//	if ji, err := c.Lease(req.Namespace, req.JobName); err == nil { // an O(1) snapshot
+//		decide(ji)
+//		ji.Release() // then updates go in place again
+//	}
 //
 // The cache keeps the objects it is given (an informer never changes its
 // objects in place) and keeps each job's counts up to date as its pods

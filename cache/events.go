@@ -43,7 +43,7 @@ func PodRequest(pod *corev1.Pod) (vcjob.Request, bool) {
 // OutOfSync reports whether the controller marked the pod as one it is
 // getting rid of: its events only resync the job.
 func OutOfSync(pod *corev1.Pod) bool {
-	return pod.Annotations[vcjob.PodOutOfSyncKey] == "true"
+	return pod != nil && pod.Annotations[vcjob.PodOutOfSyncKey] == "true"
 }
 
 // PodAddEvent is the event of a pod appearing: PodPending, or OutOfSync
@@ -59,7 +59,7 @@ func PodAddEvent(pod *corev1.Pod) vcjob.Event {
 // ji, the job info that already holds new. It returns the exit code of the
 // first container for PodFailed.
 func PodUpdateEvent(ji *vcjob.JobInfo, old, new *corev1.Pod) (vcjob.Event, int32) {
-	if OutOfSync(new) {
+	if old == nil || new == nil || OutOfSync(new) {
 		return vcjob.OutOfSyncEvent, 0
 	}
 	task := new.Annotations[vcjob.TaskSpecKey]
@@ -130,11 +130,13 @@ func (c *Cache) OnPodDelete(pod *corev1.Pod) (vcjob.Request, bool) {
 	if !ok {
 		return req, false
 	}
+	// Whether the cache held it and forgetting it are one step: a pod
+	// added again meanwhile cannot make the event lie.
+	held, _ := c.deletePod(pod)
 	req.Event = vcjob.PodEvictedEvent
-	if OutOfSync(pod) || !c.HasPod(pod) {
+	if OutOfSync(pod) || !held {
 		req.Event = vcjob.OutOfSyncEvent
 	}
-	_ = c.DeletePod(pod)
 	return req, true
 }
 

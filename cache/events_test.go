@@ -259,3 +259,41 @@ func TestOnJobUpdateComparesSpecsAsVolcano(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, ok)
 }
+
+// TestNilObjects: nil objects raise no request and no panic.
+func TestNilObjects(t *testing.T) {
+	c := cache.New()
+	pod := testPod("j", "w", 0, corev1.PodRunning)
+	assert.False(t, cache.OutOfSync(nil))
+	assert.Equal(t, vcjob.PodPendingEvent, cache.PodAddEvent(nil))
+	ev, _ := cache.PodUpdateEvent(nil, nil, pod)
+	assert.Equal(t, vcjob.OutOfSyncEvent, ev)
+	ev, _ = cache.PodUpdateEvent(nil, pod, nil)
+	assert.Equal(t, vcjob.OutOfSyncEvent, ev)
+	for name, raise := range map[string]func() bool{
+		"pod add":     func() bool { _, ok := c.OnPodAdd(nil); return ok },
+		"pod update":  func() bool { _, ok := c.OnPodUpdate(pod, nil); return ok },
+		"pod delete":  func() bool { _, ok := c.OnPodDelete(nil); return ok },
+		"job update":  func() bool { _, ok, _ := c.OnJobUpdate(nil, nil); return ok },
+		"command":     func() bool { _, ok := cache.CommandRequest(nil); return ok },
+		"a nil lease": func() bool { var ji *vcjob.JobInfo; ji.Release(); return false },
+	} {
+		assert.False(t, raise(), name)
+	}
+	assert.ErrorIs(t, c.DeletePod(nil), cache.ErrNoJobInObject)
+}
+
+// TestOnPodDeleteOfAPodNeverHeld: deleting a pod the cache never held is
+// OutOfSync; one it held is PodEvicted.
+func TestOnPodDeleteOfAPodNeverHeld(t *testing.T) {
+	c := cache.New()
+	require.NoError(t, c.Add(testJob("j", "1")))
+	held := testPod("j", "w", 0, corev1.PodRunning)
+	require.NoError(t, c.AddPod(held))
+	req, ok := c.OnPodDelete(held)
+	require.True(t, ok)
+	assert.Equal(t, vcjob.PodEvictedEvent, req.Event)
+	req, ok = c.OnPodDelete(testPod("j", "w", 1, corev1.PodRunning))
+	require.True(t, ok)
+	assert.Equal(t, vcjob.OutOfSyncEvent, req.Event)
+}
