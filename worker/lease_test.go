@@ -33,7 +33,7 @@ func TestStepReleasesItsLease(t *testing.T) {
 		t.Fatal(err)
 	}
 	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "j-w-0", Namespace: "ns", ResourceVersion: "1",
-		Annotations: map[string]string{vcjob.JobNameKey: "j", vcjob.TaskSpecKey: "w", vcjob.JobVersionKey: "0"},
+		Annotations:     map[string]string{vcjob.JobNameKey: "j", vcjob.TaskSpecKey: "w", vcjob.JobVersionKey: "0"},
 		OwnerReferences: []metav1.OwnerReference{{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: "j", UID: "uid-j", Controller: &yes}}},
 		Status: corev1.PodStatus{Phase: corev1.PodRunning}}
 	jobs.OnPodAdd(pod)
