@@ -44,12 +44,13 @@ func Members(pods iter.Seq2[string, *corev1.Pod], id string) []*corev1.Pod {
 	return out
 }
 
-// Group splits a task's pods by partition id; pods without the label are
-// left out.
+// Group splits a task's pods by partition id; pods without the label, or
+// with an empty one, are left out, as Members finds no member for an
+// empty id.
 func Group(pods iter.Seq2[string, *corev1.Pod]) map[string][]*corev1.Pod {
 	out := map[string][]*corev1.Pod{}
 	for _, p := range pods {
-		if id, ok := OfPod(p); ok {
+		if id, ok := OfPod(p); ok && id != "" {
 			out[id] = append(out[id], p)
 		}
 	}

@@ -64,6 +64,9 @@ func TestMembersAndGroup(t *testing.T) {
 	if got := partition.Members(maps.All(pods), "7"); len(got) != 0 {
 		t.Errorf("unknown id: %v", got)
 	}
+	empty := labelled("j-w-8", "")
+	empty.Labels[vcjob.PartitionIDKey] = ""
+	pods["j-w-8"] = empty
 	g := partition.Group(maps.All(pods))
 	if len(g) != 2 || len(g["0"]) != 2 || len(g["1"]) != 2 {
 		t.Errorf("Group = %v; a pod without the label is left out", g)

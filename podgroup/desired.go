@@ -21,8 +21,12 @@ import (
 //     in task order;
 //   - minResources = MinResources(job, priorities).
 //
-// The result shares no memory with job.
+// The result shares no memory with job. A nil job has no PodGroup: the
+// zero PodGroup.
 func Desired(job *vcjob.Job, priorities PriorityLookup) PodGroup {
+	if job == nil {
+		return PodGroup{}
+	}
 	minTask := make(map[string]int32, len(job.Spec.Tasks))
 	for i := range job.Spec.Tasks {
 		minTask[job.Spec.Tasks[i].Name] = MinTaskMember(&job.Spec.Tasks[i])

@@ -28,10 +28,17 @@ import (
 // existing is not modified; the result shares no memory with either
 // argument.
 func Update(existing, desired PodGroup) (PodGroup, bool) {
-	out := *existing.DeepCopy()
 	if !NeedsUpdate(&existing, &desired) {
-		return out, false
+		return *existing.DeepCopy(), false
 	}
+	return update(existing, desired)
+}
+
+// update is Update without the NeedsUpdate shortcut: it makes each change
+// the rules call for and reports whether it made any. The tests hold
+// NeedsUpdate to it.
+func update(existing, desired PodGroup) (PodGroup, bool) {
+	out := *existing.DeepCopy()
 	changed := false
 
 	if out.Spec.PriorityClassName != desired.Spec.PriorityClassName {

@@ -62,7 +62,9 @@ type Effects struct {
 }
 
 // Applied is a Cluster that applies the plans through an Applier and keeps
-// the Effects of its last call. Set Now before each call: it stamps the
+// the Effects of its last call. It remembers each job's desired PodGroup
+// across calls, trusting what the API server promises: a job object is
+// never changed in place, and a change of spec bumps metadata.generation. Set Now before each call: it stamps the
 // status changes. It is not safe for concurrent use; give each worker its
 // own.
 type Applied struct {

@@ -147,7 +147,8 @@ func (c *Cluster) putJob(j *vcjob.Job) {
 		j.ResourceVersion = c.nextRV()
 		ch := Change{Type: Added, NewJob: j.DeepCopy()}
 		if old != nil {
-			ch.Type, ch.OldJob = Modified, old
+			// A copy: stored jobs share their spec with the next version.
+			ch.Type, ch.OldJob = Modified, old.DeepCopy()
 		}
 		c.changes = append(c.changes, ch)
 	}
@@ -464,8 +465,8 @@ func (c *Cluster) CreatePod(pod *corev1.Pod) error {
 	p.UID = types.UID(fmt.Sprintf("uid-%s-%d", p.Name, c.uid))
 	p.CreationTimestamp = c.Now
 	p.Status.Phase = corev1.PodPending
-	// Stored objects are never changed in place: the journal may share p.
-	c.Journal.Created = append(c.Journal.Created, p)
+	// The journal's own copy: a test may change what it reads there.
+	c.Journal.Created = append(c.Journal.Created, p.DeepCopy())
 	c.putPod(p)
 	return nil
 }
