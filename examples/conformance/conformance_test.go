@@ -37,12 +37,22 @@ func TestPublicVectors(t *testing.T) {
 func TestDiffSeesEachField(t *testing.T) {
 	base := Expect{Action: "SyncJob", Status: Status{Phase: "Running"}, DeletedPods: []string{}, CreatedPods: []PodMeta{}}
 	mutations := map[string]func(*Expect){
-		"action":      func(e *Expect) { e.Action = "RestartJob" },
-		"delay":       func(e *Expect) { e.DelaySeconds = 5 },
-		"error":       func(e *Expect) { e.Error = true },
-		"phase":       func(e *Expect) { e.Status.Phase = "Pending" },
-		"version":     func(e *Expect) { e.Status.Version = 1 },
-		"terminating": func(e *Expect) { e.Status.Terminating = 1 },
+		"action":       func(e *Expect) { e.Action = "RestartJob" },
+		"delay":        func(e *Expect) { e.DelaySeconds = 5 },
+		"error":        func(e *Expect) { e.Error = true },
+		"phase":        func(e *Expect) { e.Status.Phase = "Pending" },
+		"version":      func(e *Expect) { e.Status.Version = 1 },
+		"terminating":  func(e *Expect) { e.Status.Terminating = 1 },
+		"retryCount":   func(e *Expect) { e.Status.RetryCount = 1 },
+		"minAvailable": func(e *Expect) { e.Status.MinAvailable = 1 },
+		"pending":      func(e *Expect) { e.Status.Pending = 1 },
+		"running":      func(e *Expect) { e.Status.Running = 1 },
+		"succeeded":    func(e *Expect) { e.Status.Succeeded = 1 },
+		"failed":       func(e *Expect) { e.Status.Failed = 1 },
+		"unknown":      func(e *Expect) { e.Status.Unknown = 1 },
+		"annotations": func(e *Expect) {
+			e.CreatedPods = []PodMeta{{Name: "p", Annotations: map[string]string{"a": "b"}}}
+		},
 		"tasks": func(e *Expect) {
 			e.Status.TaskStatusCount = map[string]map[string]map[string]int32{"w": {"phase": {"Running": 1}}}
 		},
@@ -58,7 +68,7 @@ func TestDiffSeesEachField(t *testing.T) {
 		got := base
 		mutate(&got)
 		want := base
-		if name == "labels" {
+		if name == "labels" || name == "annotations" {
 			want.CreatedPods = []PodMeta{{Name: "p"}}
 		}
 		if Diff(want, got) == "" {

@@ -10,13 +10,15 @@
 // instead of reading the counts the job info keeps: the oracle the counted
 // plans must agree with.
 //
-// It prints one line per mismatching case (its name and the first
-// difference) and ends with "N passed, M failed". It exits 1 when a case
-// fails and 2 when a file cannot be read.
+// It prints one line per mismatching case (its name, where it is and the
+// first difference) and ends with "N passed, M failed". It exits 1 when a
+// case fails or no case was found, and 2 when a file cannot be read or a
+// line is not a case (unknown keys included).
 package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -53,6 +55,10 @@ func main() {
 	if failed > 0 {
 		os.Exit(1)
 	}
+	if passed == 0 {
+		fmt.Fprintln(os.Stderr, "conformance: no case in the files")
+		os.Exit(1)
+	}
 }
 
 // runFile replays every case of one JSON Lines file.
@@ -70,8 +76,12 @@ func runFile(path string, opts Options, out io.Writer, verbose bool) (passed, fa
 		if len(sc.Bytes()) == 0 {
 			continue
 		}
+		// Strict: a misspelt key in a vector would otherwise leave a field
+		// empty and the case quietly testing something else.
 		var c Case
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
 			return passed, failed, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
 		got, err := Replay(&c, opts)
@@ -83,7 +93,7 @@ func runFile(path string, opts Options, out io.Writer, verbose bool) (passed, fa
 		}
 		if diff != "" {
 			failed++
-			fmt.Fprintf(out, "FAIL %s: %s\n", c.Name, diff)
+			fmt.Fprintf(out, "FAIL %s (%s:%d): %s\n", c.Name, path, line, diff)
 		} else {
 			passed++
 			if verbose {
