@@ -125,7 +125,12 @@ type ArgError struct {
 	Plugin string
 	Arg    string // the offending argument as given ("" when none was)
 	Reason string
+	// Err is the flag package's error behind Reason, when there is one.
+	Err error
 }
+
+// Unwrap gives the flag package's error (flag.ErrHelp, say).
+func (e *ArgError) Unwrap() error { return e.Err }
 
 func (e *ArgError) Error() string {
 	if e.Arg == "" {
@@ -156,7 +161,7 @@ func parseArgs(plugin string, fs *flag.FlagSet, args []string) error {
 				break
 			}
 		}
-		return &ArgError{Plugin: plugin, Arg: arg, Reason: err.Error()}
+		return &ArgError{Plugin: plugin, Arg: arg, Reason: err.Error(), Err: err}
 	}
 	if rest := fs.Args(); len(rest) > 0 {
 		return &ArgError{Plugin: plugin, Arg: rest[0], Reason: "not a flag; arguments are --name=value flags"}

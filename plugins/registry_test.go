@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"errors"
+	"flag"
 	"sort"
 	"testing"
 
@@ -78,7 +79,13 @@ func TestBuildErrors(t *testing.T) {
 	var argErr *ArgError
 	_, err := NewRegistry().Build(newJob("j", map[string][]string{"svc": {"--x"}}))
 	require.ErrorAs(t, err, &argErr)
-	assert.Equal(t, ArgError{Plugin: "svc", Arg: "--x", Reason: "flag provided but not defined: -x"}, *argErr)
+	assert.Equal(t, "svc", argErr.Plugin)
+	assert.Equal(t, "--x", argErr.Arg)
+	assert.Equal(t, "flag provided but not defined: -x", argErr.Reason)
+	require.Error(t, argErr.Err, "the flag package's error is kept")
+
+	_, err = NewRegistry().Build(newJob("j", map[string][]string{"svc": {"--help"}}))
+	assert.ErrorIs(t, err, flag.ErrHelp, "the flag package's error is wrapped")
 
 	_, err = NewRegistry().Build(nil)
 	assert.Error(t, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -285,7 +286,7 @@ func (a *analysis) pendingWithoutTimeout(t int) []string {
 	}
 	for _, l := range lists {
 		for i, p := range l.policies {
-			if p.Timeout == nil && slicesContains(Events(p), vcjob.PodPendingEvent) {
+			if p.Timeout == nil && slices.Contains(Events(p), vcjob.PodPendingEvent) {
 				out = append(out, l.path.Index(i).String())
 			}
 		}

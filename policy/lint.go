@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -245,7 +246,7 @@ func (l *linter) policy(list *policyList, i int) {
 	p := list.policies[i]
 	pp := list.path.Index(i)
 
-	if !slicesContains(vcjob.PolicyActions(), p.Action) {
+	if !slices.Contains(vcjob.PolicyActions(), p.Action) {
 		if p.Action == "" {
 			l.add(pp.Child("action"), CodeUnknownAction, "no action: the policy still matches, and the state machine treats the empty action as any other (a sync in Pending and Running, a whole-job kill in Restarting)")
 		} else {
@@ -459,24 +460,15 @@ func (l *linter) actions(list *policyList, i int, live []firing) {
 	}
 }
 
-func slicesContains[T comparable](s []T, v T) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 func appendUnique(s []string, v string) []string {
-	if slicesContains(s, v) {
+	if slices.Contains(s, v) {
 		return s
 	}
 	return append(s, v)
 }
 
 func appendUniqueInt(s []int, v int) []int {
-	if slicesContains(s, v) {
+	if slices.Contains(s, v) {
 		return s
 	}
 	return append(s, v)

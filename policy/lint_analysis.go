@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,7 +132,7 @@ func (a *analysis) triggers(list *policyList, i int) []trigger {
 				}
 				out = append(out, trigger{path: path, event: re, viaAny: true})
 			}
-		case !slicesContains(vcjob.PolicyEvents(), e):
+		case !slices.Contains(vcjob.PolicyEvents(), e):
 			skip(path, CodeUnknownEvent, fmt.Sprintf("%q is not an event a policy may name (want one of %s): it never matches", e, joinEvents(vcjob.PolicyEvents())))
 		case e == vcjob.JobUpdatedEvent:
 			skip(path, CodeEventNeverRaised, "Volcano's controller never raises JobUpdated (a job update raises OutOfSync, which only syncs): this never matches")
