@@ -24,7 +24,8 @@ func (e *CronJobTypeMismatchError) Error() string {
 // included), duplicate keys, and a wrong or missing apiVersion/kind are
 // errors, each naming the field. Empty documents around the cronjob are
 // ignored; a second document is an error. Errors wrap ErrEmptyManifest,
-// ErrNotMapping or *CronJobTypeMismatchError where those apply.
+// ErrNotMapping, ErrMultipleDocuments or *CronJobTypeMismatchError where
+// those apply.
 func DecodeCronJob(data []byte) (*CronJob, error) {
 	docs, err := splitDocuments(data)
 	if err != nil {
@@ -39,7 +40,7 @@ func DecodeCronJob(data []byte) (*CronJob, error) {
 		case err != nil:
 			return nil, fmt.Errorf("vcjob: document at line %d: %w", doc.line, err)
 		case found != nil:
-			return nil, fmt.Errorf("vcjob: document at line %d: a manifest holds one cronjob, found a second", doc.line)
+			return nil, fmt.Errorf("vcjob: document at line %d: a manifest holds one cronjob, found a second: %w", doc.line, ErrMultipleDocuments)
 		}
 		found = cj
 	}

@@ -76,7 +76,7 @@ func TestDecodeCronJobErrors(t *testing.T) {
 			nil, `unknown field "spec.jobTemplate.spec.minAvaliable"`},
 		{"duplicate key", strings.Replace(cronManifest, "  schedule:", "  suspend: true\n  suspend: false\n  schedule:", 1), nil, `"suspend" already set`},
 		{"wrong type", strings.Replace(cronManifest, "startingDeadlineSeconds: 600", "startingDeadlineSeconds: soon", 1), nil, "startingDeadlineSeconds"},
-		{"two cronjobs", cronManifest + "---\n" + cronManifest, nil, "document at line 33: a manifest holds one cronjob"},
+		{"two cronjobs", cronManifest + "---\n" + cronManifest, ErrMultipleDocuments, "document at line 33: a manifest holds one cronjob"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cj, err := DecodeCronJob([]byte(tc.doc))

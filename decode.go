@@ -37,8 +37,9 @@ const (
 	// ErrNotMapping: the document is a list, string, number, ... rather
 	// than an object with apiVersion, kind, metadata and spec.
 	ErrNotMapping ManifestError = "manifest is not a mapping"
-	// ErrMultipleDocuments: DecodeJob was given a stream of several jobs.
-	ErrMultipleDocuments ManifestError = "more than one document holds a job (use DecodeJobs)"
+	// ErrMultipleDocuments: DecodeJob (or DecodeCronJob) was given a
+	// stream of several objects.
+	ErrMultipleDocuments ManifestError = "more than one document holds an object"
 )
 
 // TypeMismatchError says a document is not a batch.volcano.sh/v1alpha1 Job.
@@ -87,7 +88,7 @@ func DecodeJobWith(data []byte, opts DecodeOptions) (*Job, error) {
 		return nil, err
 	}
 	if len(jobs) > 1 {
-		return nil, fmt.Errorf("vcjob: %w", ErrMultipleDocuments)
+		return nil, fmt.Errorf("vcjob: %w: DecodeJobs reads several jobs", ErrMultipleDocuments)
 	}
 	return jobs[0], nil
 }

@@ -32,6 +32,9 @@ type JobState struct {
 // JobStateOf reads a JobState from a job. An unreadable scheduled-timestamp
 // annotation reads as absent.
 func JobStateOf(job *vcjob.Job) JobState {
+	if job == nil {
+		return JobState{}
+	}
 	state := JobState{
 		Name:              job.Name,
 		Namespace:         job.Namespace,
@@ -53,7 +56,10 @@ func JobStateOf(job *vcjob.Job) JobState {
 // when the cronjob has one), in the same namespace. These are the jobs to
 // pass to Decide.
 func IsControlledBy(job *vcjob.Job, cj *vcjob.CronJob) bool {
-	ref := metav1.GetControllerOf(job)
+	if job == nil || cj == nil {
+		return false
+	}
+	ref := metav1.GetControllerOfNoCopy(job)
 	return ref != nil && ref.APIVersion == vcjob.APIVersion && ref.Kind == vcjob.CronJobKind &&
 		ref.Name == cj.Name && (cj.UID == "" || ref.UID == cj.UID) && job.Namespace == cj.Namespace
 }

@@ -73,3 +73,13 @@ func TestReconcileActive(t *testing.T) {
 	assert.Equal(t, []corev1.ObjectReference{ref(running)}, kept)
 	assert.Equal(t, []string{"stray"}, unexpected)
 }
+
+// TestNilJobs: a nil job has the zero state and no controller.
+func TestNilJobs(t *testing.T) {
+	if got := JobStateOf(nil); got != (JobState{}) {
+		t.Errorf("JobStateOf(nil) = %+v", got)
+	}
+	if IsControlledBy(nil, &vcjob.CronJob{}) || IsControlledBy(&vcjob.Job{}, nil) {
+		t.Error("a nil job or cronjob controls or is controlled")
+	}
+}
