@@ -55,9 +55,11 @@ type Options struct {
 	// in as from the rebuilt one.
 	VerifyEvery int
 	// Check is called for every processing step besides rapidgen's
-	// checkers; its error is a violation.
+	// checkers; its error is a violation. It is called from every worker
+	// at once: it must be safe for concurrent use.
 	Check func(Step) error
-	// Workers expanding states in parallel. Default GOMAXPROCS.
+	// Workers expanding states in parallel, each on a goroutine of its
+	// own. Default GOMAXPROCS.
 	Workers int
 }
 

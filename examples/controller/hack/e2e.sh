@@ -2,7 +2,7 @@
 # Runs the controller's end-to-end tests against a real kube-apiserver and
 # etcd. Builds the two servers first when examples/controller/bin lacks
 # them (from the tools module: k8s.io/kubernetes v1.37.2 and etcd v3.7.3;
-# 8-11 minutes on 2 cores with cold caches, seconds when cached).
+# 10-15 minutes on 2 cores with cold caches, seconds when cached).
 #
 #   bash examples/controller/hack/e2e.sh            # from the repository root
 #   bash examples/controller/hack/e2e.sh -run Load  # extra args go to go test
