@@ -71,11 +71,9 @@ func (r Record) Error() string {
 // Process handles one request at now.
 func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 	rec := Record{Time: now, Request: req}
-	// Checked for every pod event except PodPending, before anything else:
-	// the pod moving on makes its pending timeout moot.
-	if req.PodName != "" && req.Event != vcjob.PodPendingEvent {
-		rec.Cancelled = append(rec.Cancelled, s.Delays.CancelForPodEvent(req)...)
-	}
+	// Before anything else: the pod moving on makes its pending timeout
+	// moot (CancelForPodEvent picks the events that do).
+	rec.Cancelled = append(rec.Cancelled, s.Delays.CancelForPodEvent(req)...)
 	ji, ok := s.snapshot(req.Namespace, req.JobName, &rec)
 	if !ok {
 		return rec
