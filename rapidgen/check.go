@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -98,7 +97,7 @@ func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
 	}
 
 	state := statemachine.StateOf(before)
-	if want := lookup(state, rec.Action); !reflect.DeepEqual(*tr, want) {
+	if want := statemachine.Lookup(state, rec.Action); !reflect.DeepEqual(*tr, want) {
 		v.add(InvTable, "%s in state %s: transition %+v, the table says %+v", rec.Action, state, *tr, want)
 	}
 	if rec.Effects.Call != tr.Call {
@@ -197,28 +196,6 @@ func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
 		}
 	}
 	return v.err()
-}
-
-// table is statemachine.Table by state and action, built once: Lookup
-// rebuilds the table on every call, and the checkers run on every step.
-var table = sync.OnceValue(func() map[statemachine.State]map[vcjob.Action]statemachine.Transition {
-	out := map[statemachine.State]map[vcjob.Action]statemachine.Transition{}
-	for _, tr := range statemachine.Table() {
-		if out[tr.State] == nil {
-			out[tr.State] = map[vcjob.Action]statemachine.Transition{}
-		}
-		out[tr.State][tr.Action] = tr
-	}
-	return out
-})
-
-// lookup is statemachine.Lookup on the table built once.
-func lookup(state statemachine.State, action vcjob.Action) statemachine.Transition {
-	rows := table()[state]
-	if tr, ok := rows[action]; ok {
-		return tr
-	}
-	return rows[statemachine.AnyOtherAction]
 }
 
 // CheckEffects checks the pods a step deleted and created against the

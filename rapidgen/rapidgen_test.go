@@ -194,6 +194,34 @@ func TestCheckersCatchViolations(t *testing.T) {
 	}
 }
 
+// TestCheckStepGoesByTheWrittenStatus: retryCount and version move with
+// the status a call wrote (SPEC §5: the bump is part of the status
+// written), not with the call's error. A kill whose status write went
+// through before a later failure (deleting the PodGroup, say) has moved
+// them; one whose write failed has not, and a bump it did not write is
+// reported.
+func TestCheckStepGoesByTheWrittenStatus(t *testing.T) {
+	restart := vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}
+
+	s := runStep(t, world(t), restart)
+	require.True(t, s.rec.Effects.StatusWritten)
+	require.Equal(t, s.before.Status.Version+1, s.after.Status.Version)
+	require.Equal(t, s.before.Status.RetryCount+1, s.after.Status.RetryCount)
+	s.rec.Err = errors.New("delete podgroup: injected")
+	require.NoError(t, rapidgen.CheckStep(s.before, s.after, s.rec), "written, then failed: the bumps stand")
+
+	ctl := world(t)
+	ctl.cluster.FailStatus = func(*vcjob.Job) error { return errors.New("injected") }
+	s = runStep(t, ctl, restart) // checks the real step: nothing written, nothing moved
+	require.Error(t, s.rec.Err)
+	require.False(t, s.rec.Effects.StatusWritten)
+	s.after.Status.Version++
+	require.Contains(t, invariants(rapidgen.CheckStep(s.before, s.after, s.rec)), rapidgen.InvVersion, "a bump that was not written")
+	s.after.Status.Version--
+	s.after.Status.RetryCount++
+	require.Contains(t, invariants(rapidgen.CheckStep(s.before, s.after, s.rec)), rapidgen.InvRetryCount, "a retry that was not written")
+}
+
 func TestCheckPod(t *testing.T) {
 	ctl := world(t)
 	job := ctl.cluster.Job("ns", "j")

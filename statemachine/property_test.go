@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strconv"
 	"testing"
 	"time"
 
@@ -19,31 +18,32 @@ import (
 	"github.com/vcjob/vcjob/rapidgen"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/worker"
 )
 
-// Property tests: random valid jobs driven through random sequences of
-// requests (pod events and commands, resolved with policy.Resolve and run
-// with statemachine.Execute on a fresh snapshot) and world changes
-// (PodGroup phase, pod phases, node binding, readiness, terminations, the
-// clock, failing creates, deletes and status writes) on a
-// memcluster.Cluster. After every step:
+// Property tests: random valid jobs driven through random scenarios
+// (rapidgen.Scenario) on a memcluster.Cluster, with failing creates,
+// deletes and status writes injected (gen_test.go). A request step builds
+// its request with rapidgen's Step.Request, resolves it with
+// policy.Resolve and, unless it is delayed, runs it with
+// statemachine.Execute on a fresh snapshot; a world step (PodGroup phase,
+// pod phases, node binding, readiness, terminations, the clock) is applied
+// with Step.Apply. After every request that ran:
 //
-//	phaseKnown         the phase is one of the ten, "" only while no status was written
-//	finishedStays      once Completed, Terminated or Failed, the phase never changes
-//	finishedOnlyKills  a finished job's requests are KillJob calls that create nothing
-//	retryCount         never decreases; +1 exactly on a move into Restarting from
-//	                   Pending/Running/Aborting/Aborted, else unchanged; never above maxRetry
-//	version            +1 exactly on a KillJob call without error, else unchanged
-//	createdPods        no pod created (or planned) at index >= replicas, twice, or
-//	                   while a pod of that name exists
-//	createdPodMetadata SPEC §7 labels and annotations, job-version and
-//	                   job-retry-count from the status before the step
-//	targetedKill       KillTarget deletes only pods of its task / pod / partition
-//	syncDeletes        SyncJob deletes only out-of-sync pods and pods beyond replicas
-//	noPanic            Resolve and Execute never panic
-//	oneCall            Execute makes exactly the call its transition names
+//	rapidgen  rapidgen.CheckStep and CheckEffects on what the call did
+//	          (phases, finished jobs, retryCount, version, creates,
+//	          targeted kills, sync deletes, kill sets: the rapidgen.Inv
+//	          constants), and rapidgen.CheckPod on every created pod
+//	plans     the plans behind the call, seen by a spy before memcluster
+//	          applies them, pass the same checks as if every pod call had
+//	          succeeded: a wrong create or delete shows even when an
+//	          injected failure stopped it
+//	oneCall   Execute makes exactly the call its transition names
+//	noPanic   Resolve and Execute never panic
 //
-// and TestPropertyDeterministic replays each scenario on a fresh cluster.
+// TestPropertyInvariants also asserts that the interesting cases came up
+// (see coverageMinimums), and TestPropertyDeterministic replays each
+// scenario on a fresh cluster.
 //
 //	go test -race -run Property ./statemachine/
 //	go test -run Property ./statemachine/ -rapid.checks=5000
@@ -51,19 +51,87 @@ import (
 
 var propertyClock = metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 
-// TestPropertyInvariants drives random scenarios and checks every invariant
-// after every step.
+// TestPropertyInvariants drives random scenarios, checks every request
+// that runs, and asserts that the checks were not vacuous.
 func TestPropertyInvariants(t *testing.T) {
-	var st stats
+	st := newStats()
 	rapid.Check(t, func(t *rapid.T) {
 		sc := genScenario().Draw(t, "scenario")
 		h := newHarness(sc)
-		h.stats = &st
+		h.stats = st
+		st.Scenarios++
 		for i, o := range sc.Ops {
 			h.step(t, i, o)
 		}
 	})
-	t.Logf("coverage: %+v", st)
+	t.Logf("coverage: %s", st)
+	if !t.Failed() {
+		checkCoverage(t, st)
+	}
+}
+
+// coverageMinimums are the least each count must reach per 100 scenarios,
+// so that a generator or harness that stops reaching a case fails the test
+// instead of passing vacuously. They sit at half or less of the lowest
+// count seen in 240 runs of 100 scenarios. Creates at a job version above
+// 0 (about 3 in 100 scenarios) and terminating pods that finish (about 2)
+// are too rare to assert.
+var coverageMinimums = []struct {
+	name string
+	min  int
+	seen string // the range seen
+	get  func(*stats) int
+}{
+	{"requests executed", 350, "705-1090", func(s *stats) int { return s.Executed }},
+	{"requests delayed", 15, "33-127", func(s *stats) int { return s.Delayed }},
+	{"faults injected", 15, "36-82", func(s *stats) int { return s.Faults }},
+	{"calls that failed", 3, "8-108", func(s *stats) int { return s.Errors }},
+	{"SyncJob calls", 150, "319-574", func(s *stats) int { return s.SyncJob }},
+	{"reconciling syncs", 90, "176-414", func(s *stats) int { return s.ReconcilingSyncs }},
+	{"KillJob calls", 140, "284-586", func(s *stats) int { return s.KillJob }},
+	{"KillTarget calls", 10, "22-81", func(s *stats) int { return s.KillTarget }},
+	{"pods deleted by KillTarget", 2, "5-45", func(s *stats) int { return s.TargetDeletes }},
+	{"pods created", 70, "148-314", func(s *stats) int { return s.PodsCreated }},
+	{"version bumps", 130, "268-564", func(s *stats) int { return s.VersionBumps }},
+	{"retries (retryCount+1)", 12, "26-70", func(s *stats) int { return s.Restarts }},
+	{"requests to a finished job", 50, "111-355", func(s *stats) int { return s.StepsWhileFinished }},
+	{"moves into Running", 8, "19-54", entered(vcjob.Running)},
+	{"moves into Pending", 20, "49-102", entered(vcjob.Pending)},
+	{"moves into Restarting", 12, "26-70", entered(vcjob.Restarting)},
+	{"moves into Aborting", 2, "5-29", entered(vcjob.Aborting)},
+	{"moves into Aborted", 2, "5-25", entered(vcjob.Aborted)},
+	{"moves into Aborting, Completing or Terminating", 8, "18-44", entered(vcjob.Aborting, vcjob.Completing, vcjob.Terminating)},
+	{"moves into Completed, Terminated or Failed", 8, "19-42", entered(vcjob.Completed, vcjob.Terminated, vcjob.Failed)},
+	{"moves into Completed", 1, "3-23", entered(vcjob.Completed)},
+	{"moves into Failed", 2, "5-24", entered(vcjob.Failed)},
+}
+
+// entered counts the moves into any of phases.
+func entered(phases ...vcjob.JobPhase) func(*stats) int {
+	return func(s *stats) int {
+		n := 0
+		for _, p := range phases {
+			n += s.Entered[p]
+		}
+		return n
+	}
+}
+
+// checkCoverage asserts coverageMinimums, scaled to the scenarios run; it
+// asserts nothing on runs of fewer than 100 scenarios (-rapid.checks),
+// where rare cases may not come up.
+func checkCoverage(t *testing.T, st *stats) {
+	t.Helper()
+	if st.Scenarios < 100 {
+		t.Logf("coverage not asserted: %d scenarios, fewer than 100", st.Scenarios)
+		return
+	}
+	for _, m := range coverageMinimums {
+		want := m.min * st.Scenarios / 100
+		if got := m.get(st); got < want {
+			t.Errorf("coverage: %s: %d in %d scenarios, want at least %d (%s per 100 seen)", m.name, got, st.Scenarios, want, m.seen)
+		}
+	}
 }
 
 // TestPropertyDeterministic replays each scenario on a fresh cluster: the
@@ -97,32 +165,39 @@ func TestPropertyDeterministic(t *testing.T) {
 	})
 }
 
-// TestPropertyGeneratedJobsValid keeps the generator honest: every job it
-// makes passes vcjob.ValidateJob.
-func TestPropertyGeneratedJobsValid(t *testing.T) {
-	rapid.Check(t, func(t *rapid.T) {
-		job := genJob().Draw(t, "job")
-		if errs := vcjob.ValidateJob(job); len(errs) > 0 {
-			t.Fatalf("generated job is invalid: %v", errs.ToAggregate())
-		}
-	})
-}
-
 // tb is what the checks need from *rapid.T (or *testing.T).
 type tb interface {
 	Helper()
 	Fatalf(format string, args ...any)
 }
 
-// stats counts how often the interesting cases came up, so a run with -v
-// shows that the checks were not vacuous.
+// stats counts how often the interesting cases came up; checkCoverage
+// asserts that they did.
 type stats struct {
-	Steps, Executed, Delayed, Errors        int
-	SyncJob, KillJob, KillTarget            int
-	PodsCreated, TargetDeletes, Restarts    int
-	ReachedFinished, StepsWhileFinished     int
-	VersionBumps, CreatesWithVersionAbove0  int
-	ReconcilingSyncs, FinishedTerminatingOp int
+	counts
+	// Entered counts the moves into each phase.
+	Entered map[vcjob.JobPhase]int
+}
+
+type counts struct {
+	Scenarios, Steps, Faults               int
+	Executed, Delayed, Errors              int
+	SyncJob, ReconcilingSyncs              int
+	KillJob, KillTarget, TargetDeletes     int
+	PodsCreated, CreatesAtVersionAbove0    int
+	VersionBumps, Restarts                 int
+	StepsWhileFinished, FinishedTerminated int
+}
+
+func newStats() *stats { return &stats{Entered: map[vcjob.JobPhase]int{}} }
+
+func (s *stats) String() string {
+	phases := make([]string, 0, len(s.Entered))
+	for p, n := range s.Entered {
+		phases = append(phases, fmt.Sprintf("%s:%d", p, n))
+	}
+	sort.Strings(phases)
+	return fmt.Sprintf("%+v entered %v", s.counts, phases)
 }
 
 // stepTrace is what one step did, for the determinism property.
@@ -136,8 +211,7 @@ type stepTrace struct {
 	Status     vcjob.JobStatus
 }
 
-// harness holds one scenario's cluster and what the invariants need to
-// remember across steps.
+// harness holds one scenario's cluster and the failures it injects.
 type harness struct {
 	ns, name   string
 	c          *memcluster.Cluster
@@ -146,23 +220,20 @@ type harness struct {
 	failStatus bool // until the next request has run
 	trace      []stepTrace
 	stats      *stats
-
-	// finished is the phase the job first finished in, "" until then.
-	finished vcjob.JobPhase
 }
 
 var errInjected = errors.New("injected API failure")
 
 func newHarness(sc scenario) *harness {
 	job := sc.Job
-	h := &harness{ns: job.Namespace, name: job.Name, failDelete: map[string]bool{}, failCreate: map[string]bool{}, stats: &stats{}}
+	h := &harness{ns: job.Namespace, name: job.Name, failDelete: map[string]bool{}, failCreate: map[string]bool{}, stats: newStats()}
 	c := memcluster.New(propertyClock)
 	c.PutJob(job)
 	if sc.PodGroup != "" {
 		c.SetPodGroupPhase(job.Namespace, podgroup.Name(job), sc.PodGroup)
 	}
 	// Deletes of pods bound to a node are graceful: they stay, terminating,
-	// until an opFinishTerminating step.
+	// until a StepFinishTerminating.
 	c.GracefulDelete = true
 	c.FailDelete = func(p *corev1.Pod) error {
 		if h.failDelete[p.Name] {
@@ -186,20 +257,16 @@ func newHarness(sc scenario) *harness {
 	return h
 }
 
-// removePodGroup removes the job's PodGroup, as if someone deleted it.
-func (h *harness) removePodGroup(job *vcjob.Job) {
-	_, _ = h.c.DeletePodGroup(job)
-}
-
-// spyCluster records the plans behind each call before memcluster applies
-// them: memcluster swallows a create of an existing pod (AlreadyExists), so
-// the plan is where a wrong create shows.
+// spyCluster records the calls, the plans behind them (before memcluster
+// applies them, so that creates and deletes an injected failure stopped
+// still show) and the effects of the last call.
 type spyCluster struct {
 	*memcluster.Cluster
 	calls         []statemachine.Call
 	plannedCreate []*corev1.Pod
 	plannedDelete []*corev1.Pod
 	reconciled    bool
+	effects       statemachine.Effects
 }
 
 func (s *spyCluster) SyncJob(ji *vcjob.JobInfo, update statemachine.UpdateStatusFunc) error {
@@ -208,6 +275,7 @@ func (s *spyCluster) SyncJob(ji *vcjob.JobInfo, update statemachine.UpdateStatus
 	s.plannedCreate = append(s.plannedCreate, plan.Create...)
 	s.plannedDelete = append(s.plannedDelete, plan.Delete...)
 	s.reconciled = s.reconciled || plan.Reconcile
+	defer s.record()
 	return s.Cluster.SyncJob(ji, update)
 }
 
@@ -215,6 +283,7 @@ func (s *spyCluster) KillJob(ji *vcjob.JobInfo, retain statemachine.Retain, upda
 	plan := statemachine.PlanKillJob(ji, retain)
 	s.calls = append(s.calls, statemachine.CallKillJob)
 	s.plannedDelete = append(s.plannedDelete, plan.Delete...)
+	defer s.record()
 	return s.Cluster.KillJob(ji, retain, update)
 }
 
@@ -222,96 +291,99 @@ func (s *spyCluster) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update s
 	plan := statemachine.PlanKillTarget(ji, target)
 	s.calls = append(s.calls, statemachine.CallKillTarget)
 	s.plannedDelete = append(s.plannedDelete, plan.Delete...)
+	defer s.record()
 	return s.Cluster.KillTarget(ji, target, update)
 }
 
-// step runs one op and checks the invariants.
+func (s *spyCluster) record() { s.effects = s.Cluster.LastEffects() }
+
+// step runs one op and, for a request that ran, checks it.
 func (h *harness) step(t tb, i int, o op) {
 	t.Helper()
 	h.stats.Steps++
 	before := h.c.Job(h.ns, h.name)
 	podsBefore := h.c.Pods(h.ns, h.name)
 	tr := stepTrace{Op: o.String()}
-	if o.Kind == opEvent || o.Kind == opCommand {
+	switch {
+	case o.Fault != "":
+		h.stats.Faults++
+		h.fault(o, before, podsBefore)
+	case o.isRequest():
 		h.request(t, i, o, before, podsBefore, &tr)
 		h.failStatus = false
-	} else {
-		h.world(o, before, podsBefore)
+	default:
+		if o.Kind == rapidgen.StepFinishTerminating {
+			for _, p := range podsBefore {
+				if p.DeletionTimestamp != nil {
+					h.stats.FinishedTerminated++
+				}
+			}
+		}
+		o.Apply(h.c, before)
 	}
-	after := h.c.Job(h.ns, h.name)
-	tr.Status = *after.Status.DeepCopy()
+	tr.Status = *h.c.Job(h.ns, h.name).Status.DeepCopy()
 	h.trace = append(h.trace, tr)
-
-	s := stepInfo{i: i, op: o, tr: tr, before: before, after: after}
-	checkPhaseKnown(t, h, s)
-	checkFinishedStays(t, h, s)
 }
 
-// stepInfo names a step in failure messages.
-type stepInfo struct {
-	i             int
-	op            op
-	tr            stepTrace
-	before, after *vcjob.Job
-}
-
-func (s stepInfo) String() string {
-	out := fmt.Sprintf("step %d (%s)", s.i, s.op)
-	if s.op.Kind == opEvent || s.op.Kind == opCommand {
-		out += fmt.Sprintf(" request [%s v%d] -> %s", s.tr.Request, s.tr.Request.JobVersion, s.tr.Decision.Action)
-		if s.tr.Decision.Delay > 0 {
-			out += fmt.Sprintf(" delayed %s", s.tr.Decision.Delay)
-		}
-		if s.tr.Executed {
-			out += fmt.Sprintf(" in %s: %s/%s/%s", s.tr.Transition.State, s.tr.Transition.Call, s.tr.Transition.Retain, s.tr.Transition.Update)
-		}
-		if s.tr.Err != "" {
-			out += " err=" + s.tr.Err
+// fault injects a failure. Pods are picked among those that exist and
+// those the job would create.
+func (h *harness) fault(o op, job *vcjob.Job, pods []*corev1.Pod) {
+	if o.Fault == faultStatus {
+		h.failStatus = true
+		return
+	}
+	names := map[string]bool{}
+	for _, p := range pods {
+		names[p.Name] = true
+	}
+	for _, task := range job.Spec.Tasks {
+		for k := 0; k < int(task.Replicas); k++ {
+			names[vcjob.PodName(job.Name, task.Name, k)] = true
 		}
 	}
-	return out + fmt.Sprintf("; phase %q -> %q", s.before.Status.State.Phase, s.after.Status.State.Phase)
+	if len(names) == 0 {
+		return
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	n := sorted[o.Pick%len(sorted)]
+	set := h.failDelete
+	if o.Fault == faultCreate {
+		set = h.failCreate
+	}
+	set[n] = !set[n]
 }
 
-// request builds the op's request, resolves it and, unless it is delayed,
-// executes it on a fresh snapshot; then it runs the per-request checks.
+// requestStep is an executed request with what it did.
+type requestStep struct {
+	i          int
+	op         op
+	tr         stepTrace
+	before     *vcjob.Job
+	after      *vcjob.Job
+	podsBefore []*corev1.Pod
+	rec        worker.Record // as worker.Step would record it, for rapidgen's checkers
+	spy        *spyCluster
+	created    []*corev1.Pod // journal: pods actually created
+}
+
+func (r requestStep) String() string {
+	out := fmt.Sprintf("step %d (%s) request [%s v%d] -> %s", r.i, r.op, r.tr.Request, r.tr.Request.JobVersion, r.tr.Decision.Action)
+	out += fmt.Sprintf(" in %s: %s/%s/%s", r.tr.Transition.State, r.tr.Transition.Call, r.tr.Transition.Retain, r.tr.Transition.Update)
+	if r.tr.Err != "" {
+		out += " err=" + r.tr.Err
+	}
+	return out + fmt.Sprintf("; phase %q -> %q", r.before.Status.State.Phase, r.after.Status.State.Phase)
+}
+
+// request builds the step's request, resolves it and, unless it is
+// delayed, executes it on a fresh snapshot; then it checks what it did.
 func (h *harness) request(t tb, i int, o op, before *vcjob.Job, podsBefore []*corev1.Pod, tr *stepTrace) {
 	t.Helper()
-	req := vcjob.Request{Namespace: h.ns, JobName: h.name}
-	var pod *corev1.Pod
-	if len(podsBefore) > 0 {
-		pod = podsBefore[o.Pick%len(podsBefore)]
-	}
-	aboutPod := func(p *corev1.Pod) {
-		req.TaskName = p.Annotations[vcjob.TaskSpecKey]
-		req.PodName = p.Name
-		req.PodUID = p.UID
-		req.PartitionID = p.Labels[vcjob.PartitionIDKey]
-		v, _ := strconv.Atoi(p.Annotations[vcjob.JobVersionKey])
-		req.JobVersion = int32(v)
-	}
-	switch o.Kind {
-	case opEvent:
-		req.Event, req.ExitCode = o.Event, o.ExitCode
-		switch o.UIDMode {
-		case 0:
-			req.JobUID = before.UID
-		case 2:
-			req.JobUID = before.UID + "-other"
-		}
-		if pod != nil && !o.OnTask {
-			aboutPod(pod)
-		} else {
-			tasks := before.Spec.Tasks
-			req.TaskName = tasks[o.Pick%len(tasks)].Name
-			req.JobVersion = before.Status.Version
-		}
-	case opCommand:
-		req.Action = o.Action
-		req.JobUID = before.UID
-		if o.Targeted && pod != nil {
-			aboutPod(pod)
-		}
-	}
+	req := o.Request(before, podsBefore)
 	tr.Request = req
 
 	ji, err := h.c.JobInfo(h.ns, h.name)
@@ -322,7 +394,7 @@ func (h *harness) request(t tb, i int, o op, before *vcjob.Job, podsBefore []*co
 	var trans statemachine.Transition
 	var execErr error
 	spy := &spyCluster{Cluster: h.c}
-	nCreated, nDeleted := len(h.c.Journal.Created), len(h.c.Journal.Deleted)
+	nCreated := len(h.c.Journal.Created)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -342,35 +414,35 @@ func (h *harness) request(t tb, i int, o op, before *vcjob.Job, podsBefore []*co
 		tr.Err = execErr.Error()
 	}
 	if !tr.Executed {
+		// A worker would register the delayed action; here it lapses.
 		h.stats.Delayed++
 		return
 	}
-	h.stats.Executed++
-	if execErr != nil {
-		h.stats.Errors++
-	}
 	after := h.c.Job(h.ns, h.name)
+	rec := worker.Record{
+		Time: h.c.Now.Time, Request: req, Rule: d.Rule, Action: d.Action, Target: d.Target,
+		PhaseBefore: before.Status.State.Phase, PhaseAfter: before.Status.State.Phase,
+		Transition: &trans, Effects: spy.effects, Err: execErr,
+	}
+	if st := spy.effects.Status; st != nil {
+		rec.PhaseAfter = st.State.Phase
+	}
 	r := requestStep{
-		stepInfo:   stepInfo{i: i, op: o, tr: *tr, before: before, after: after},
-		podsBefore: podsBefore,
-		spy:        spy,
-		err:        execErr,
-		created:    h.c.Journal.Created[nCreated:],
-		deleted:    h.c.Journal.Deleted[nDeleted:],
+		i: i, op: o, tr: *tr, before: before, after: after, podsBefore: podsBefore,
+		rec: rec, spy: spy, created: h.c.Journal.Created[nCreated:],
 	}
 	h.count(r)
 	checkOneCall(t, r)
-	checkFinishedOnlyKills(t, r)
-	checkRetryCount(t, r)
-	checkVersion(t, r)
-	checkCreatedPods(t, r)
-	checkCreatedPodMetadata(t, r)
-	checkTargetedKill(t, r)
-	checkSyncDeletes(t, r)
+	checkRapidgen(t, r)
+	checkPlans(t, r)
 }
 
 func (h *harness) count(r requestStep) {
 	st := h.stats
+	st.Executed++
+	if r.rec.Err != nil {
+		st.Errors++
+	}
 	switch r.tr.Transition.Call {
 	case statemachine.CallSyncJob:
 		st.SyncJob++
@@ -381,11 +453,11 @@ func (h *harness) count(r requestStep) {
 		st.KillJob++
 	case statemachine.CallKillTarget:
 		st.KillTarget++
-		st.TargetDeletes += len(r.deleted)
+		st.TargetDeletes += len(r.rec.Effects.Deleted)
 	}
 	st.PodsCreated += len(r.created)
 	if r.before.Status.Version > 0 && len(r.created) > 0 {
-		st.CreatesWithVersionAbove0++
+		st.CreatesAtVersionAbove0++
 	}
 	if r.after.Status.Version > r.before.Status.Version {
 		st.VersionBumps++
@@ -393,147 +465,54 @@ func (h *harness) count(r requestStep) {
 	if r.after.Status.RetryCount > r.before.Status.RetryCount {
 		st.Restarts++
 	}
-	if r.before.Status.State.Phase.IsFinished() {
+	bp, ap := r.before.Status.State.Phase, r.after.Status.State.Phase
+	if bp.IsFinished() {
 		st.StepsWhileFinished++
-	} else if r.after.Status.State.Phase.IsFinished() {
-		st.ReachedFinished++
+	}
+	if ap != bp {
+		st.Entered[ap]++
 	}
 }
 
-// world applies a world change. Pods are picked among those that exist;
-// failure toggles among those and the pods the job would create.
-func (h *harness) world(o op, job *vcjob.Job, pods []*corev1.Pod) {
-	var pod *corev1.Pod
-	if len(pods) > 0 {
-		pod = pods[o.Pick%len(pods)]
-	}
-	switch o.Kind {
-	case opPodGroup:
-		if o.PGPhase == "" {
-			h.removePodGroup(job)
-		} else {
-			h.c.SetPodGroupPhase(h.ns, podgroup.Name(job), o.PGPhase)
-		}
-	case opPodPhase:
-		if pod == nil {
-			return
-		}
-		pod.Status.Phase = o.PodPhase
-		if pod.Spec.NodeName == "" {
-			pod.Spec.NodeName = "node-0"
-		}
-		cs := corev1.ContainerStatus{Name: "main"}
-		switch o.PodPhase {
-		case corev1.PodRunning:
-			cs.State.Running = &corev1.ContainerStateRunning{StartedAt: h.c.Now}
-		case corev1.PodSucceeded:
-			cs.State.Terminated = &corev1.ContainerStateTerminated{ExitCode: 0, Reason: "Completed", FinishedAt: h.c.Now}
-		case corev1.PodFailed:
-			cs.State.Terminated = &corev1.ContainerStateTerminated{ExitCode: o.ExitCode, Reason: "Error", FinishedAt: h.c.Now}
-		}
-		pod.Status.ContainerStatuses = []corev1.ContainerStatus{cs}
-		h.c.PutPod(pod)
-	case opBind:
-		if pod == nil {
-			return
-		}
-		if pod.Spec.NodeName == "" {
-			pod.Spec.NodeName = "node-0"
-		}
-		h.c.PutPod(pod)
-	case opReady:
-		if pod == nil {
-			return
-		}
-		if len(pod.Status.ContainerStatuses) == 0 {
-			pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "main"}}
-		}
-		for k := range pod.Status.ContainerStatuses {
-			pod.Status.ContainerStatuses[k].Ready = true
-		}
-		h.c.PutPod(pod)
-	case opFinishTerminating:
-		if len(h.c.FinishTerminating()) > 0 {
-			h.stats.FinishedTerminatingOp++
-		}
-	case opFailStatus:
-		h.failStatus = true
-	case opAdvance:
-		h.c.Now = metav1.NewTime(h.c.Now.Add(time.Duration(o.Seconds) * time.Second))
-	case opFailDelete, opFailCreate:
-		names := map[string]bool{}
-		for _, p := range pods {
-			names[p.Name] = true
-		}
-		for _, task := range job.Spec.Tasks {
-			for k := 0; k < int(task.Replicas); k++ {
-				names[vcjob.PodName(job.Name, task.Name, k)] = true
-			}
-		}
-		if len(names) == 0 {
-			return
-		}
-		sorted := make([]string, 0, len(names))
-		for n := range names {
-			sorted = append(sorted, n)
-		}
-		sort.Strings(sorted)
-		n := sorted[o.Pick%len(sorted)]
-		set := h.failDelete
-		if o.Kind == opFailCreate {
-			set = h.failCreate
-		}
-		set[n] = !set[n]
-	}
-}
+// --- Checks of every request that ran ---
 
-// requestStep is an executed request with what it did.
-type requestStep struct {
-	stepInfo
-	podsBefore []*corev1.Pod
-	spy        *spyCluster
-	err        error
-	created    []*corev1.Pod // journal: pods actually created
-	deleted    []string      // journal: pods actually deleted
-}
-
-func (r requestStep) podBefore(name string) *corev1.Pod {
-	for _, p := range r.podsBefore {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
-}
-
-// --- Invariants checked after every step ---
-
-// Invariant 1: the stored phase is one of the ten phases once any status
-// has been written; "" only while nothing has been written (a brand-new
-// job, or one whose only steps were no-ops, errors or delays).
-func checkPhaseKnown(t tb, h *harness, s stepInfo) {
+// rapidgen's checkers on what the call did, and CheckPod on every pod it
+// created.
+func checkRapidgen(t tb, r requestStep) {
 	t.Helper()
-	phase := s.after.Status.State.Phase
-	if phase == "" {
-		if h.c.Journal.StatusWrites > 0 {
-			t.Fatalf("check phaseKnown: %s: phase is \"\" after %d status writes (status %+v)", s, h.c.Journal.StatusWrites, s.after.Status)
-		}
-		return
+	errs := []error{
+		rapidgen.CheckStep(r.before, r.after, r.rec),
+		rapidgen.CheckEffects(r.before, r.podsBefore, r.rec),
 	}
-	if !phase.IsKnown() {
-		t.Fatalf("check phaseKnown: %s: phase %q is not one of %v", s, phase, vcjob.Phases())
+	for _, p := range r.created {
+		errs = append(errs, rapidgen.CheckPod(r.before, p))
+	}
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("check rapidgen: %s:\n%v", r, err)
 	}
 }
 
-// Invariant 2 (across steps): once finished, the phase never changes.
-func checkFinishedStays(t tb, h *harness, s stepInfo) {
+// The plans behind the call pass rapidgen's checks as if every pod call
+// had succeeded: CheckStep (only SyncJob creates, nothing on a finished
+// job, no index beyond the replicas, nothing twice, targeted kills stay in
+// the target), CheckEffects with no error (kills delete exactly their kill
+// set, syncs only out-of-sync pods and pods beyond the replicas, nothing
+// created that exists) and CheckPod on each planned pod. The journal and
+// the effects miss what an injected failure stopped, and memcluster
+// swallows a create of an existing pod; the plan shows them.
+func checkPlans(t tb, r requestStep) {
 	t.Helper()
-	phase := s.after.Status.State.Phase
-	if h.finished != "" && phase != h.finished {
-		t.Fatalf("check finishedStays: %s: the job finished as %s and is now %q", s, h.finished, phase)
+	planned := r.rec
+	planned.Effects.Created = podNames(r.spy.plannedCreate)
+	planned.Effects.Deleted = podNames(r.spy.plannedDelete)
+	errs := []error{rapidgen.CheckStep(r.before, r.after, planned)}
+	planned.Err = nil
+	errs = append(errs, rapidgen.CheckEffects(r.before, r.podsBefore, planned))
+	for _, p := range r.spy.plannedCreate {
+		errs = append(errs, rapidgen.CheckPod(r.before, p))
 	}
-	if h.finished == "" && phase.IsFinished() {
-		h.finished = phase
+	if err := errors.Join(errs...); err != nil {
+		t.Fatalf("check plans: %s: planned creates %v, deletes %v:\n%v", r, planned.Effects.Created, planned.Effects.Deleted, err)
 	}
 }
 
@@ -541,164 +520,7 @@ func checkFinishedStays(t tb, h *harness, s stepInfo) {
 func checkOneCall(t tb, r requestStep) {
 	t.Helper()
 	if len(r.spy.calls) != 1 || r.spy.calls[0] != r.tr.Transition.Call {
-		t.Fatalf("check oneCall: %s: transition says %s, cluster saw calls %v", r.stepInfo, r.tr.Transition.Call, r.spy.calls)
-	}
-}
-
-// Invariant 2 (per step): a finished job only kills: the call is KillJob,
-// nothing is created or planned for creation, the phase stays.
-func checkFinishedOnlyKills(t tb, r requestStep) {
-	t.Helper()
-	was := r.before.Status.State.Phase
-	if !was.IsFinished() {
-		return
-	}
-	if r.tr.Transition.Call != statemachine.CallKillJob {
-		t.Fatalf("check finishedOnlyKills: %s: job is %s but the call was %s", r.stepInfo, was, r.tr.Transition.Call)
-	}
-	if len(r.created) > 0 || len(r.spy.plannedCreate) > 0 {
-		t.Fatalf("check finishedOnlyKills: %s: job is %s but pods were created %v / planned %v", r.stepInfo, was, podNames(r.created), podNames(r.spy.plannedCreate))
-	}
-	if now := r.after.Status.State.Phase; now != was {
-		t.Fatalf("check finishedOnlyKills: %s: job was %s and is now %s", r.stepInfo, was, now)
-	}
-}
-
-// Invariant 3: retryCount never decreases; it grows by exactly one on a
-// move into Restarting from Pending (or ""), Running, Aborting or Aborted
-// (through the restart rule), and not at all otherwise; and it never
-// passes maxRetry (a job at maxRetry fails on its next step in Restarting).
-func checkRetryCount(t tb, r requestStep) {
-	t.Helper()
-	b, a := r.before.Status.RetryCount, r.after.Status.RetryCount
-	if a < b {
-		t.Fatalf("check retryCount: %s: retryCount went down %d -> %d", r.stepInfo, b, a)
-	}
-	from := statemachine.StateOf(r.before)
-	restartable := from == statemachine.StatePending || from == statemachine.StateRunning ||
-		from == statemachine.StateAborting || from == statemachine.StateAborted
-	moved := r.err == nil && restartable && r.after.Status.State.Phase == vcjob.Restarting
-	want := b
-	if moved {
-		want = b + 1
-	}
-	if a != want {
-		t.Fatalf("check retryCount: %s: retryCount %d -> %d, want %d (moved into Restarting from %s: %v)", r.stepInfo, b, a, want, from, moved)
-	}
-	if a > b && r.tr.Transition.Update != statemachine.UpdateRestart {
-		t.Fatalf("check retryCount: %s: retryCount grew under update rule %s", r.stepInfo, r.tr.Transition.Update)
-	}
-	if a > r.before.Spec.MaxRetry {
-		t.Fatalf("check retryCount: %s: retryCount %d is above maxRetry %d", r.stepInfo, a, r.before.Spec.MaxRetry)
-	}
-}
-
-// Invariant 4: status.version moves, by exactly one, only on a whole-job
-// kill that returned no error; never on SyncJob or KillTarget.
-func checkVersion(t tb, r requestStep) {
-	t.Helper()
-	b, a := r.before.Status.Version, r.after.Status.Version
-	want := b
-	if r.tr.Transition.Call == statemachine.CallKillJob && r.err == nil {
-		want = b + 1
-	}
-	if a != want {
-		t.Fatalf("check version: %s: version %d -> %d, want %d (call %s, err %v)", r.stepInfo, b, a, want, r.tr.Transition.Call, r.err)
-	}
-}
-
-// Invariant 5: no pod is created (or planned) with an index at or above
-// its task's replicas, under a name other than <job>-<task>-<index>, twice
-// in one step, or while a pod of that name exists.
-func checkCreatedPods(t tb, r requestStep) {
-	t.Helper()
-	for _, list := range []struct {
-		what string
-		pods []*corev1.Pod
-	}{{"created", r.created}, {"planned", r.spy.plannedCreate}} {
-		seen := map[string]bool{}
-		for _, p := range list.pods {
-			if seen[p.Name] {
-				t.Fatalf("check createdPods: %s: pod %s %s twice", r.stepInfo, p.Name, list.what)
-			}
-			seen[p.Name] = true
-			taskName := p.Annotations[vcjob.TaskSpecKey]
-			task := r.before.Task(taskName)
-			if task == nil {
-				t.Fatalf("check createdPods: %s: pod %s %s for unknown task %q", r.stepInfo, p.Name, list.what, taskName)
-			}
-			idx, ok := vcjob.PodIndex(p)
-			if !ok || idx < 0 || idx >= int(task.Replicas) {
-				t.Fatalf("check createdPods: %s: pod %s %s with index %d (ok=%v) but task %s has %d replicas", r.stepInfo, p.Name, list.what, idx, ok, taskName, task.Replicas)
-			}
-			if want := vcjob.PodName(r.before.Name, taskName, idx); p.Name != want {
-				t.Fatalf("check createdPods: %s: pod %s %s, want name %s", r.stepInfo, p.Name, list.what, want)
-			}
-			if old := r.podBefore(p.Name); old != nil {
-				t.Fatalf("check createdPods: %s: pod %s %s while it exists (phase %s, deleting %v)", r.stepInfo, p.Name, list.what, old.Status.Phase, old.DeletionTimestamp != nil)
-			}
-		}
-	}
-}
-
-// Invariant 7 (metadata): every created pod carries the SPEC §7 labels and
-// annotations, with job-version and job-retry-count from the status before
-// the step.
-func checkCreatedPodMetadata(t tb, r requestStep) {
-	t.Helper()
-	for _, p := range append(append([]*corev1.Pod{}, r.created...), r.spy.plannedCreate...) {
-		if err := rapidgen.CheckPod(r.before, p); err != nil {
-			t.Fatalf("check createdPodMetadata: %s: %v", r.stepInfo, err)
-		}
-	}
-}
-
-// Invariant 6: a targeted kill deletes (and plans to delete) only pods of
-// its target: the task's pods, the one pod, or the pods of the task whose
-// partition-id label is the target's partition.
-func checkTargetedKill(t tb, r requestStep) {
-	t.Helper()
-	if r.tr.Transition.Call != statemachine.CallKillTarget {
-		return
-	}
-	target := r.tr.Decision.Target
-	names := append([]string{}, r.deleted...)
-	for _, p := range r.spy.plannedDelete {
-		names = append(names, p.Name)
-	}
-	for _, name := range names {
-		p := r.podBefore(name)
-		if p == nil {
-			t.Fatalf("check targetedKill: %s: deleted %s, which did not exist", r.stepInfo, name)
-		}
-		if !target.Takes(p) {
-			t.Fatalf("check targetedKill: %s: target %+v, but deleted pod %s (task %q, partition %q)", r.stepInfo, target, name, p.Annotations[vcjob.TaskSpecKey], p.Labels[vcjob.PartitionIDKey])
-		}
-	}
-}
-
-// Extra: SyncJob deletes only out-of-sync pods and pods beyond the replica
-// count, never a healthy pod in range.
-func checkSyncDeletes(t tb, r requestStep) {
-	t.Helper()
-	if r.tr.Transition.Call != statemachine.CallSyncJob {
-		return
-	}
-	names := append([]string{}, r.deleted...)
-	for _, p := range r.spy.plannedDelete {
-		names = append(names, p.Name)
-	}
-	for _, name := range names {
-		p := r.podBefore(name)
-		if p == nil {
-			t.Fatalf("check syncDeletes: %s: deleted %s, which did not exist", r.stepInfo, name)
-		}
-		task := r.before.Task(p.Annotations[vcjob.TaskSpecKey])
-		idx, ok := vcjob.PodIndex(p)
-		beyond := task == nil || !ok || idx >= int(task.Replicas)
-		if p.Annotations[vcjob.PodOutOfSyncKey] != "true" && !beyond {
-			t.Fatalf("check syncDeletes: %s: deleted %s, which is in range and in sync", r.stepInfo, name)
-		}
+		t.Fatalf("check oneCall: %s: transition says %s, cluster saw calls %v", r, r.tr.Transition.Call, r.spy.calls)
 	}
 }
 
