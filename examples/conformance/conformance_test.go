@@ -20,7 +20,7 @@ func TestPublicVectors(t *testing.T) {
 		for _, recount := range []bool{false, true} {
 			opts := Options{Mode: mode, Recount: recount}
 			var out bytes.Buffer
-			passed, failed, err := runFile(publicVectors, opts, &out, false)
+			passed, failed, err := runFile(publicVectors, opts, &out, false, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

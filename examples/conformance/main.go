@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 func main() {
@@ -34,7 +36,12 @@ func main() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-v] [-via direct|step] [-recount] FILE.jsonl...\n")
 		flag.PrintDefaults()
 	}
+	byArea := flag.Bool("areas", false, "for v2 cases, print how many cases each area gets right")
 	flag.Parse()
+	var tally *areaTally
+	if *byArea {
+		tally = &areaTally{wrong: map[string]int{}}
+	}
 	mode := Mode(*via)
 	if flag.NArg() == 0 || (mode != Direct && mode != ThroughStep) {
 		flag.Usage()
@@ -42,7 +49,7 @@ func main() {
 	}
 	var passed, failed int
 	for _, path := range flag.Args() {
-		p, f, err := runFile(path, Options{Mode: mode, Recount: *recount}, os.Stdout, *verbose)
+		p, f, err := runFile(path, Options{Mode: mode, Recount: *recount}, os.Stdout, *verbose, tally)
 		passed += p
 		failed += f
 		if err != nil {
@@ -50,6 +57,9 @@ func main() {
 			fmt.Printf("%d passed, %d failed\n", passed, failed)
 			os.Exit(2)
 		}
+	}
+	if tally != nil && tally.cases > 0 {
+		tally.print(os.Stdout)
 	}
 	fmt.Printf("%d passed, %d failed\n", passed, failed)
 	if failed > 0 {
@@ -62,7 +72,7 @@ func main() {
 }
 
 // runFile replays every case of one JSON Lines file.
-func runFile(path string, opts Options, out io.Writer, verbose bool) (passed, failed int, err error) {
+func runFile(path string, opts Options, out io.Writer, verbose bool, tally *areaTally) (passed, failed int, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return 0, 0, err
@@ -84,12 +94,28 @@ func runFile(path string, opts Options, out io.Writer, verbose bool) (passed, fa
 		if err := dec.Decode(&c); err != nil {
 			return passed, failed, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
+		if err := c.decodeCreated(); err != nil {
+			return passed, failed, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
 		got, err := Replay(&c, opts)
 		diff := ""
-		if err != nil {
+		switch {
+		case err != nil:
 			diff = "replay: " + err.Error()
-		} else {
+			if tally != nil {
+				tally.add(areas...)
+			}
+		case c.V2():
+			var failedAreas []string
+			diff, failedAreas = diffV2(&c, c.Expect, got, got.input, got.written)
+			if tally != nil {
+				tally.add(failedAreas...)
+			}
+		default:
 			diff = Diff(c.Expect, got)
+		}
+		if tally != nil {
+			tally.cases++
 		}
 		if diff != "" {
 			failed++
@@ -105,4 +131,47 @@ func runFile(path string, opts Options, out io.Writer, verbose bool) (passed, fa
 		return passed, failed, fmt.Errorf("%s: %w", path, err)
 	}
 	return passed, failed, nil
+}
+
+// areaTally counts, per area of a v2 case, the cases that differ.
+type areaTally struct {
+	cases int
+	wrong map[string]int
+}
+
+func (t *areaTally) add(failed ...string) {
+	for _, a := range failed {
+		t.wrong[a]++
+	}
+}
+
+func (t *areaTally) print(w io.Writer) {
+	fmt.Fprintf(w, "areas (right / cases):\n")
+	for _, a := range areas {
+		fmt.Fprintf(w, "  %-20s %d / %d\n", a, t.cases-t.wrong[a], t.cases)
+	}
+}
+
+// decodeCreated reads the recorded created pods: names, labels and
+// annotations in v1 (strictly), whole pods in v2.
+func (c *Case) decodeCreated() error {
+	c.Expect.CreatedPods = []PodMeta{}
+	for i, raw := range c.Expect.RawCreatedPods {
+		var m PodMeta
+		if c.V2() {
+			var p corev1.Pod
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return fmt.Errorf("expect.createdPods[%d]: %w", i, err)
+			}
+			m = PodMeta{Name: p.Name, Labels: p.Labels, Annotations: p.Annotations}
+		} else {
+			dec := json.NewDecoder(bytes.NewReader(raw))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(&m); err != nil {
+				return fmt.Errorf("expect.createdPods[%d]: %w", i, err)
+			}
+		}
+		c.Expect.CreatedPods = append(c.Expect.CreatedPods, m)
+	}
+	return nil
 }

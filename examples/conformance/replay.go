@@ -75,10 +75,11 @@ func replayStep(c *Case, recount bool) (Got, error) {
 			return Got{}, err
 		}
 	}
-	if c.PodGroup != nil {
+	if c.PodGroup != nil && c.PodGroupObject == nil {
 		cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
 	}
-	step := &worker.Step{Jobs: jobs, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: cl, Plugins: cl.Plugins, Recount: recount}}
+	putV2(c, cl, &job)
+	step := &worker.Step{Jobs: jobs, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: cl, Plugins: cl.Plugins, Priorities: cl.Priorities, Recount: recount}}
 	// A recorded request omits the job it is for: the case is about one job.
 	req := c.Request
 	req.Namespace, req.JobName = job.Namespace, job.Name
@@ -94,7 +95,7 @@ func replayStep(c *Case, recount bool) (Got, error) {
 		got.Status = statusOf(job.Status)
 		return got, nil
 	}
-	return collect(got, cl, &job), nil
+	return collect(c, got, cl, &job)
 }
 
 // registry builds the jobs' plugins as Volcano would; the vectors record no
@@ -115,9 +116,10 @@ func replayDirect(c *Case, recount bool) (Got, error) {
 	for _, p := range c.Pods {
 		cl.PutPod(p)
 	}
-	if c.PodGroup != nil {
+	if c.PodGroup != nil && c.PodGroupObject == nil {
 		cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
 	}
+	putV2(c, cl, &job)
 	ji, err := vcjob.NewJobInfo(job.DeepCopy(), c.Pods...)
 	if err != nil {
 		return Got{}, err
@@ -131,11 +133,11 @@ func replayDirect(c *Case, recount bool) (Got, error) {
 	if _, err := statemachine.Execute(cl, ji, d.Action, d.Target); err != nil {
 		got.Error = true
 	}
-	return collect(got, cl, &job), nil
+	return collect(c, got, cl, &job)
 }
 
 // collect reads what the cluster's journal says the step did.
-func collect(got Got, cl *memcluster.Cluster, job *vcjob.Job) Got {
+func collect(c *Case, got Got, cl *memcluster.Cluster, job *vcjob.Job) (Got, error) {
 	got.Status = statusOf(cl.Job(job.Namespace, job.Name).Status)
 	got.DeletedPods = append(got.DeletedPods, cl.Journal.Deleted...)
 	sort.Strings(got.DeletedPods)
@@ -144,7 +146,11 @@ func collect(got Got, cl *memcluster.Cluster, job *vcjob.Job) Got {
 	}
 	sort.Slice(got.CreatedPods, func(i, j int) bool { return got.CreatedPods[i].Name < got.CreatedPods[j].Name })
 	got.PodGroupDeleted = len(cl.Journal.PodGroupsDeleted) > 0
-	return got
+	got.input, got.written = job, cl.StoredJob(job.Namespace, job.Name)
+	if !c.V2() {
+		return got, nil
+	}
+	return collectV2(got, cl, job, c.priorities())
 }
 
 // Diff names the first difference between what was expected and what the

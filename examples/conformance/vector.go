@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
 )
 
 // Case is one recorded controller step (see FORMAT.md in the conformance
@@ -19,6 +20,25 @@ type Case struct {
 	} `json:"podGroup"`
 	Request vcjob.Request `json:"request"`
 	Expect  Expect        `json:"expect"`
+
+	// v2 (FORMAT-v2.md): the objects around the job.
+	Tags               []string                     `json:"tags,omitempty"`
+	PodGroupObject     *podgroup.PodGroup           `json:"podGroupObject,omitempty"`
+	Queues             []string                     `json:"queues,omitempty"`
+	PriorityClasses    []PriorityClass              `json:"priorityClasses,omitempty"`
+	PVCs               []string                     `json:"pvcs,omitempty"`
+	CreatedPodVariants map[string][]json.RawMessage `json:"createdPodVariants,omitempty"`
+	ExpectAlternatives []json.RawMessage            `json:"expectAlternatives,omitempty"`
+}
+
+// V2 reports whether the case records whole objects (FORMAT-v2.md): v2
+// cases always name the queues in the lister.
+func (c *Case) V2() bool { return c.Queues != nil }
+
+// PriorityClass is one entry of the PriorityClass lister.
+type PriorityClass struct {
+	Name  string `json:"name"`
+	Value int32  `json:"value"`
 }
 
 // Expect is what Volcano did.
@@ -28,8 +48,26 @@ type Expect struct {
 	Error           bool         `json:"error"`
 	Status          Status       `json:"status"`
 	DeletedPods     []string     `json:"deletedPods"`
-	CreatedPods     []PodMeta    `json:"createdPods"`
+	CreatedPods     []PodMeta    `json:"-"`
 	PodGroupDeleted bool         `json:"podGroupDeleted"`
+
+	// RawCreatedPods are the created pods as recorded: names, labels and
+	// annotations in v1, whole pods in v2.
+	RawCreatedPods []json.RawMessage `json:"createdPods"`
+
+	// v2 (FORMAT-v2.md).
+	ErrorText           string            `json:"errorText,omitempty"`
+	StatusWrites        *int              `json:"statusWrites,omitempty"`
+	ControlledResources map[string]string `json:"controlledResources,omitempty"`
+	PodGroup            json.RawMessage   `json:"podGroup,omitempty"`
+	MinResources        json.RawMessage   `json:"minResources,omitempty"`
+	PluginObjects       []json.RawMessage `json:"pluginObjects,omitempty"`
+	PVCs                []json.RawMessage `json:"pvcs,omitempty"`
+	JobSpecVolumes      json.RawMessage   `json:"jobSpecVolumes,omitempty"`
+
+	// input and written are the job before the step and as it stored
+	// after it (a replay's own, for normalising generated names).
+	input, written *vcjob.Job
 }
 
 // Status is the part of the job status the vectors compare.

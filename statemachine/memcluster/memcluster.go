@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -37,6 +38,8 @@ type PodGroup struct {
 	Job       string
 	Phase     podgroup.Phase
 	Spec      podgroup.Spec
+	// Meta is the PodGroup's metadata as it was created (or put).
+	Meta metav1.ObjectMeta
 
 	// upToDate is the desired PodGroup Spec was last found to need no
 	// update for: desired PodGroups are shared and never changed, so the
@@ -77,6 +80,35 @@ type Journal struct {
 	PodGroupsUpdated []string
 	PodGroupsDeleted []string
 	StatusWrites     int
+	// PodGroupWrites are the PodGroups written, whole, in order.
+	PodGroupWrites []PodGroupWrite
+	// ObjectWrites are the plugin objects created or updated, in order.
+	ObjectWrites []ObjectWrite
+	// ClaimsCreated are the volume claims created, in order.
+	ClaimsCreated []*corev1.PersistentVolumeClaim
+	// JobWrites are the jobs written through UpdateJob (spec, not
+	// status), in order.
+	JobWrites []*vcjob.Job
+}
+
+// The operations a journal records.
+const (
+	OpCreate = "create"
+	OpUpdate = "update"
+)
+
+// PodGroupWrite is one PodGroup create or update.
+type PodGroupWrite struct {
+	Op     string
+	Object *podgroup.PodGroup
+}
+
+// ObjectWrite is one plugin object create or update.
+type ObjectWrite struct {
+	Op     string
+	Kind   string
+	Name   string
+	Object runtime.Object
 }
 
 // Reset empties the journal.
@@ -206,7 +238,7 @@ func (c *Cluster) SetPodGroupPhase(namespace, name string, phase podgroup.Phase)
 	old := c.podGroups[k]
 	pg := &PodGroup{Namespace: namespace, Name: name, Phase: phase}
 	if old != nil {
-		pg.Job, pg.Spec = old.Job, old.Spec
+		pg.Job, pg.Spec, pg.Meta = old.Job, old.Spec, old.Meta
 	}
 	c.podGroups[k] = pg
 	if c.Watch && old != nil && old.Phase != phase {
@@ -300,6 +332,10 @@ func (c *Cluster) PodGroup(job *vcjob.Job) statemachine.PodGroupState {
 	if pg := c.podGroups[key(job.Namespace, c.podGroupName(job))]; pg != nil {
 		return statemachine.PodGroupState{Exists: true, Phase: pg.Phase}
 	}
+	// Volcano looks under the legacy name <job> too.
+	if pg := c.podGroups[key(job.Namespace, podgroup.LegacyName(job))]; pg != nil {
+		return statemachine.PodGroupState{Exists: true, Phase: pg.Phase}
+	}
 	return statemachine.PodGroupState{}
 }
 
@@ -365,32 +401,63 @@ func (c *Cluster) LastEffects() statemachine.Effects {
 // created with no phase (the scheduler sets one); an existing one takes
 // podgroup.Update's changes.
 func (c *Cluster) ApplyPodGroup(desired *podgroup.PodGroup) error {
-	k := key(desired.Namespace, desired.Name)
 	job := ""
 	for _, o := range desired.OwnerReferences {
 		if o.Controller != nil && *o.Controller {
 			job = o.Name
 		}
 	}
+	// Volcano looks under the legacy name <job> too.
+	k := key(desired.Namespace, desired.Name)
 	existing := c.podGroups[k]
+	if existing == nil && job != "" {
+		if legacy := c.podGroups[key(desired.Namespace, job)]; legacy != nil {
+			existing = legacy
+		}
+	}
 	if existing == nil {
-		c.podGroups[k] = &PodGroup{Namespace: desired.Namespace, Name: desired.Name, Job: job, Spec: desired.DeepCopy().Spec}
+		obj := desired.DeepCopy()
+		obj.TypeMeta = metav1.TypeMeta{}
+		c.podGroups[k] = &PodGroup{Namespace: desired.Namespace, Name: desired.Name, Job: job, Spec: obj.Spec, Meta: obj.ObjectMeta}
 		c.Journal.PodGroupsCreated = append(c.Journal.PodGroupsCreated, desired.Name)
+		c.Journal.PodGroupWrites = append(c.Journal.PodGroupWrites, PodGroupWrite{Op: OpCreate, Object: obj})
 		return nil
 	}
 	if existing.upToDate == desired {
 		return nil
 	}
-	cur := podgroup.PodGroup{ObjectMeta: metav1.ObjectMeta{Namespace: existing.Namespace, Name: existing.Name}, Spec: existing.Spec}
+	cur := podgroup.PodGroup{ObjectMeta: existing.meta(), Spec: existing.Spec}
 	if !podgroup.NeedsUpdate(&cur, desired) {
 		existing.upToDate = desired
 		return nil
 	}
 	if next, changed := podgroup.Update(cur, *desired); changed {
 		existing.Spec = next.Spec
-		c.Journal.PodGroupsUpdated = append(c.Journal.PodGroupsUpdated, desired.Name)
+		c.Journal.PodGroupsUpdated = append(c.Journal.PodGroupsUpdated, existing.Name)
+		c.Journal.PodGroupWrites = append(c.Journal.PodGroupWrites, PodGroupWrite{Op: OpUpdate, Object: next.DeepCopy()})
 	}
 	return nil
+}
+
+// meta is the PodGroup's metadata, its namespace and name at least.
+func (pg *PodGroup) meta() metav1.ObjectMeta {
+	m := *pg.Meta.DeepCopy()
+	m.Namespace, m.Name = pg.Namespace, pg.Name
+	return m
+}
+
+// PutPodGroup stores a copy of a whole PodGroup, its phase from its
+// status, as a lister would hold it.
+func (c *Cluster) PutPodGroup(pg *podgroup.PodGroup) {
+	obj := pg.DeepCopy()
+	job := ""
+	for _, o := range obj.OwnerReferences {
+		if o.Controller != nil && *o.Controller {
+			job = o.Name
+		}
+	}
+	c.podGroups[key(obj.Namespace, obj.Name)] = &PodGroup{Namespace: obj.Namespace, Name: obj.Name, Job: job,
+		Phase: obj.Status.Phase, Spec: obj.Spec, Meta: obj.ObjectMeta}
 }
 
 // ApplyObjects implements statemachine.Applier: objects are kept by kind,
@@ -402,7 +469,16 @@ func (c *Cluster) ApplyObjects(objs plugins.Objects) error {
 			return err
 		}
 		kind := o.GetObjectKind().GroupVersionKind().Kind
-		c.objects[objKey{kind, m.GetNamespace(), m.GetName()}] = o.DeepCopyObject()
+		k := objKey{kind, m.GetNamespace(), m.GetName()}
+		op := OpCreate
+		if have := c.objects[k]; have != nil {
+			if equality.Semantic.DeepEqual(have, o) {
+				continue
+			}
+			op = OpUpdate
+		}
+		c.objects[k] = o.DeepCopyObject()
+		c.Journal.ObjectWrites = append(c.Journal.ObjectWrites, ObjectWrite{Op: op, Kind: kind, Name: m.GetName(), Object: o.DeepCopyObject()})
 	}
 	for _, r := range objs.Delete {
 		delete(c.objects, objKey{r.Kind, r.Namespace, r.Name})
@@ -439,14 +515,18 @@ func (c *Cluster) PutClaim(namespace, name string) { c.claims[key(namespace, nam
 func (c *Cluster) DeletePodGroup(job *vcjob.Job) (bool, error) {
 	k := key(job.Namespace, podgroup.Name(job))
 	if c.podGroups[k] == nil {
-		return false, nil
+		// Volcano finds a PodGroup under the legacy name <job> too.
+		k = key(job.Namespace, podgroup.LegacyName(job))
+		if c.podGroups[k] == nil {
+			return false, nil
+		}
 	}
 	old := c.podGroups[k]
 	delete(c.podGroups, k)
 	if c.Watch && old.Phase != "" {
 		c.changes = append(c.changes, Change{Type: Deleted, PodGroupNamespace: job.Namespace, PodGroupJob: job.Name, OldPhase: old.Phase})
 	}
-	c.Journal.PodGroupsDeleted = append(c.Journal.PodGroupsDeleted, podgroup.Name(job))
+	c.Journal.PodGroupsDeleted = append(c.Journal.PodGroupsDeleted, old.Name)
 	return true, nil
 }
 
