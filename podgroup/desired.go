@@ -24,6 +24,11 @@ import (
 // The result shares no memory with job. A nil job has no PodGroup: the
 // zero PodGroup.
 func Desired(job *vcjob.Job, priorities PriorityLookup) PodGroup {
+	return DesiredWith(job, Options{Priorities: priorities})
+}
+
+// DesiredWith is Desired with the given options.
+func DesiredWith(job *vcjob.Job, opts Options) PodGroup {
 	if job == nil {
 		return PodGroup{}
 	}
@@ -31,7 +36,7 @@ func Desired(job *vcjob.Job, priorities PriorityLookup) PodGroup {
 	for i := range job.Spec.Tasks {
 		minTask[job.Spec.Tasks[i].Name] = MinTaskMember(&job.Spec.Tasks[i])
 	}
-	minRes := MinResources(job, priorities)
+	minRes := MinResourcesWith(job, opts)
 
 	return PodGroup{
 		TypeMeta: metav1.TypeMeta{APIVersion: APIVersion, Kind: Kind},

@@ -127,7 +127,7 @@ func TestDesired(t *testing.T) {
 	j.Spec.NetworkTopology = &vcjob.NetworkTopologySpec{Mode: vcjob.HardNetworkTopologyMode, HighestTierAllowed: ptr(2), HighestTierName: "spine"}
 	prios := classes(map[string]int32{"high": 100})
 
-	got := Desired(j, prios)
+	got := DesiredWith(j, Options{Priorities: prios, Sizing: SizeByRequests})
 
 	assert.Equal(t, metav1.TypeMeta{APIVersion: "scheduling.volcano.sh/v1beta1", Kind: "PodGroup"}, got.TypeMeta)
 	assert.Equal(t, "train-uid-1", got.Name)
@@ -154,7 +154,7 @@ func TestDesired(t *testing.T) {
 	// counts its replicas there, not the partition rule): the first 3 pods
 	// in priority order, all of worker (priority 100).
 	sameResources(t, rl("cpu=3"), *got.Spec.MinResources)
-	sameResources(t, MinResources(j, prios), *got.Spec.MinResources)
+	sameResources(t, minReq(j, prios), *got.Spec.MinResources)
 	assert.Empty(t, got.Status.Phase)
 }
 

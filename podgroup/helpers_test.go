@@ -105,3 +105,14 @@ func fmtResources(l corev1.ResourceList) string {
 	slices.Sort(parts)
 	return "{" + strings.Join(parts, ",") + "}"
 }
+
+// minReq and desiredReq size pods by their requests only: the selection
+// rules are tested on the figures a scheduler reads; quota_test.go tests
+// the charge Volcano uses by default.
+func minReq(j *vcjob.Job, prios PriorityLookup) corev1.ResourceList {
+	return MinResourcesWith(j, Options{Priorities: prios, Sizing: SizeByRequests})
+}
+
+func desiredReq(j *vcjob.Job) PodGroup {
+	return DesiredWith(j, Options{Sizing: SizeByRequests})
+}

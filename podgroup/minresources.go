@@ -43,16 +43,45 @@ func (l PriorityLookup) value(name string) int32 {
 //     task's remaining replicas in the same order (replicas − minAvailable,
 //     or all replicas for a task whose minAvailable is nil).
 //
-// A pod's request is PodRequest of its template. Each task contributes its
-// pod request times its pod count, so the cost depends on the number of
-// tasks and resources, never on replica counts. A task contributing no pod
-// adds no resource name; the result is never nil.
-//
-// Volcano itself sizes each pod with the resource-quota evaluator, whose
-// list also carries pods, count/pods, requests.* and limits.* entries that
-// its scheduler ignores; this follows SPEC §8 and keeps the effective
-// requests only, so a PodGroup Volcano wrote is rewritten once.
+// A pod is charged as Volcano charges it, QuotaUsage of its template
+// (count/pods, pods, requests.*, limits.* beside the bare names). Each
+// task contributes its pod's charge times its pod count, so the cost
+// depends on the number of tasks and resources, never on replica counts.
+// A task contributing no pod adds no resource name; the result is never
+// nil.
 func MinResources(job *vcjob.Job, priorities PriorityLookup) corev1.ResourceList {
+	return MinResourcesWith(job, Options{Priorities: priorities})
+}
+
+// Sizing is how MinResources charges one pod.
+type Sizing int
+
+const (
+	// SizeByQuota charges what Kubernetes' quota evaluator charges,
+	// QuotaUsage: Volcano's sizing, the default.
+	SizeByQuota Sizing = iota
+	// SizeByRequests charges the pod's effective requests only
+	// (PodRequest), the names a scheduler reads: vcjob's own choice, on
+	// request. A PodGroup Volcano wrote is then rewritten once.
+	SizeByRequests
+)
+
+// Options say how to build a PodGroup beyond the job itself.
+type Options struct {
+	// Priorities looks up the tasks' priority classes; nil counts every
+	// task as priority 0.
+	Priorities PriorityLookup
+	// Sizing is how minResources charges a pod.
+	Sizing Sizing
+}
+
+// MinResourcesWith is MinResources with the given options.
+func MinResourcesWith(job *vcjob.Job, opts Options) corev1.ResourceList {
+	priorities := opts.Priorities
+	charge := QuotaUsage
+	if opts.Sizing == SizeByRequests {
+		charge = PodRequest
+	}
 	out := corev1.ResourceList{}
 	if job == nil {
 		return out
@@ -75,10 +104,10 @@ func MinResources(job *vcjob.Job, priorities PriorityLookup) corev1.ResourceList
 		left := want
 		for _, t := range tasks {
 			if left <= int64(t.Replicas) {
-				addPods(out, t, left)
+				addPods(out, charge, t, left)
 				break
 			}
-			addPods(out, t, int64(t.Replicas))
+			addPods(out, charge, t, int64(t.Replicas))
 			left -= int64(t.Replicas)
 		}
 		return out
@@ -93,7 +122,7 @@ func MinResources(job *vcjob.Job, priorities PriorityLookup) corev1.ResourceList
 		if left := want - have; left < n {
 			n = left
 		}
-		addPods(out, t, n)
+		addPods(out, charge, t, n)
 		have += n
 		if have >= want {
 			break
@@ -116,10 +145,10 @@ func MinResources(job *vcjob.Job, priorities PriorityLookup) corev1.ResourceList
 		// above replicas, which validation rejects) adds nothing and
 		// raises the count still missing.
 		if left >= spare {
-			addPods(out, t, spare)
+			addPods(out, charge, t, spare)
 			left -= spare
 		} else {
-			addPods(out, t, left)
+			addPods(out, charge, t, left)
 			left = 0
 		}
 		if left <= 0 {
@@ -149,11 +178,11 @@ func byPriority(tasks []vcjob.TaskSpec, priorities PriorityLookup) []*vcjob.Task
 
 // addPods adds n pods of task t to out; n ≤ 0 adds nothing, not even a
 // resource name.
-func addPods(out corev1.ResourceList, t *vcjob.TaskSpec, n int64) {
+func addPods(out corev1.ResourceList, charge func(*corev1.PodSpec) corev1.ResourceList, t *vcjob.TaskSpec, n int64) {
 	if n <= 0 {
 		return
 	}
-	for name, q := range PodRequest(&t.Template.Spec) {
+	for name, q := range charge(&t.Template.Spec) {
 		p := times(q, n)
 		if have, ok := out[name]; ok {
 			have.Add(p)

@@ -122,7 +122,7 @@ func TestMinResources(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			before := tt.job.DeepCopy()
-			got := MinResources(tt.job, tt.prios)
+			got := minReq(tt.job, tt.prios)
 			if got == nil {
 				t.Fatal("nil result")
 			}
@@ -137,7 +137,7 @@ func TestMinResources(t *testing.T) {
 }
 
 func TestMinResourcesNilJob(t *testing.T) {
-	if got := MinResources(nil, nil); got == nil || len(got) != 0 {
+	if got := minReq(nil, nil); got == nil || len(got) != 0 {
 		t.Fatalf("got %v", got)
 	}
 }
@@ -150,7 +150,7 @@ func TestMinResourcesSkipsEmptyClassName(t *testing.T) {
 		return 7, true
 	}
 	j := job(2, task("a", 1, ptr[int32](1), "", "cpu=1"), task("b", 1, ptr[int32](1), "x", "cpu=10"))
-	sameResources(t, rl("cpu=11"), MinResources(j, lookup))
+	sameResources(t, rl("cpu=11"), minReq(j, lookup))
 	if len(asked) != 1 || asked[0] != "x" {
 		t.Fatalf("lookup asked %q", asked)
 	}
@@ -165,9 +165,9 @@ func TestMinResourcesNotMonotoneAtTheTaskSum(t *testing.T) {
 		task("b", 2, ptr[int32](2), "low", "cpu=100"),
 	)
 	j.Spec.MinAvailable = 2 // below the sum 3: two pods of a
-	sameResources(t, rl("memory=200Mi"), MinResources(j, classes(map[string]int32{"high": 1})))
+	sameResources(t, rl("memory=200Mi"), minReq(j, classes(map[string]int32{"high": 1})))
 	j.Spec.MinAvailable = 3 // at the sum: one of a, two of b
-	sameResources(t, rl("memory=100Mi,cpu=200"), MinResources(j, classes(map[string]int32{"high": 1})))
+	sameResources(t, rl("memory=100Mi,cpu=200"), minReq(j, classes(map[string]int32{"high": 1})))
 }
 
 // 3 tasks × 10,000 replicas: the cost must not depend on replica counts.
@@ -180,7 +180,7 @@ func BenchmarkMinResources(b *testing.B) {
 	prios := classes(map[string]int32{"high": 100, "low": 10})
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = MinResources(j, prios)
+		_ = minReq(j, prios)
 	}
 }
 
@@ -245,6 +245,6 @@ func TestMinResourcesStableOrder(t *testing.T) {
 		}
 	}
 	// 14 high tasks (0, 3, …, 39), then the first 7 low ones: 1, 2, 4, 5, 7, 8, 10.
-	got := MinResources(job(21, tasks...), classes(map[string]int32{"high": 2, "low": 1}))
+	got := minReq(job(21, tasks...), classes(map[string]int32{"high": 2, "low": 1}))
 	sameResources(t, want, got)
 }

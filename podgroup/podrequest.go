@@ -22,31 +22,10 @@ import (
 // Requests omitted on a container count as nothing (they are not taken
 // from its limits). A nil spec requests nothing. The result is a new list.
 func PodRequest(spec *corev1.PodSpec) corev1.ResourceList {
-	reqs := corev1.ResourceList{}
 	if spec == nil {
-		return reqs
+		return corev1.ResourceList{}
 	}
-	for i := range spec.Containers {
-		addList(reqs, spec.Containers[i].Resources.Requests)
-	}
-
-	sidecars := corev1.ResourceList{}
-	initMax := corev1.ResourceList{}
-	for i := range spec.InitContainers {
-		c := &spec.InitContainers[i]
-		running := corev1.ResourceList{}
-		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
-			addList(reqs, c.Resources.Requests)
-			addList(sidecars, c.Resources.Requests)
-			addList(running, sidecars)
-		} else {
-			addList(running, c.Resources.Requests)
-			addList(running, sidecars)
-		}
-		maxList(initMax, running)
-	}
-	maxList(reqs, initMax)
-
+	reqs := aggregate(spec, func(c *corev1.Container) corev1.ResourceList { return c.Resources.Requests })
 	if spec.Resources != nil && podLevelRequestsSet(spec.Resources.Requests) {
 		for name, q := range spec.Resources.Requests {
 			if podLevelResource(name) {
@@ -95,4 +74,32 @@ func maxList(list, other corev1.ResourceList) {
 			list[name] = q.DeepCopy()
 		}
 	}
+}
+
+// aggregate sums what get gives for the containers, and takes the init
+// containers by the sidecar rule: restartable ones (restartPolicy Always)
+// run beside the others and add up; each other init container runs with
+// the sidecars before it, and the largest such moment counts if larger.
+func aggregate(spec *corev1.PodSpec, get func(*corev1.Container) corev1.ResourceList) corev1.ResourceList {
+	out := corev1.ResourceList{}
+	for i := range spec.Containers {
+		addList(out, get(&spec.Containers[i]))
+	}
+	sidecars := corev1.ResourceList{}
+	initMax := corev1.ResourceList{}
+	for i := range spec.InitContainers {
+		c := &spec.InitContainers[i]
+		running := corev1.ResourceList{}
+		if c.RestartPolicy != nil && *c.RestartPolicy == corev1.ContainerRestartPolicyAlways {
+			addList(out, get(c))
+			addList(sidecars, get(c))
+			addList(running, sidecars)
+		} else {
+			addList(running, get(c))
+			addList(running, sidecars)
+		}
+		maxList(initMax, running)
+	}
+	maxList(out, initMax)
+	return out
 }

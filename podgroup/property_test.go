@@ -159,7 +159,7 @@ func TestMinResourcesProperties(t *testing.T) {
 	prios := classes(propertyClasses)
 	rapid.Check(t, func(t *rapid.T) {
 		j := genJob(t)
-		got := MinResources(j, prios)
+		got := minReq(j, prios)
 
 		// Equal to the one-pod-at-a-time reading of the rules.
 		if d := diffResources(referenceMinResources(j, prios), got); d != "" {
@@ -190,7 +190,7 @@ func TestMinResourcesProperties(t *testing.T) {
 		} else {
 			lower.Spec.MinAvailable = rapid.Int32Range(sum, j.Spec.MinAvailable).Draw(t, "lower")
 		}
-		if d, ok := atMost(MinResources(lower, prios), got); !ok {
+		if d, ok := atMost(minReq(lower, prios), got); !ok {
 			t.Fatalf("minAvailable %d needs more than %d: %s", lower.Spec.MinAvailable, j.Spec.MinAvailable, d)
 		}
 	})
@@ -207,7 +207,7 @@ func TestMinResourcesMonotoneForOneTask(t *testing.T) {
 		lo := rapid.Int32Range(0, hi).Draw(t, "lo")
 		a, b := j.DeepCopy(), j.DeepCopy()
 		a.Spec.MinAvailable, b.Spec.MinAvailable = lo, hi
-		if d, ok := atMost(MinResources(a, prios), MinResources(b, prios)); !ok {
+		if d, ok := atMost(minReq(a, prios), minReq(b, prios)); !ok {
 			t.Fatalf("minAvailable %d needs more than %d: %s", lo, hi, d)
 		}
 	})

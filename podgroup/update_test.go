@@ -19,7 +19,7 @@ func updateFixture() (*vcjob.Job, PodGroup) {
 	worker.PartitionPolicy = &vcjob.PartitionPolicySpec{TotalPartitions: 2, PartitionSize: 2, MinPartitions: 1}
 	j := job(3, task("ps", 1, ptr[int32](1), "", "cpu=500m,memory=1Gi"), worker)
 	j.Spec.PriorityClassName = "normal"
-	return j, Desired(j, nil)
+	return j, desiredReq(j)
 }
 
 func TestUpdate(t *testing.T) {
@@ -238,9 +238,9 @@ func TestUpdateThenNoChange(t *testing.T) {
 	existing.Spec.MinTaskMember = nil
 	existing.Spec.SubGroupPolicy = nil
 	existing.Spec.MinResources = nil
-	got, changed := Update(existing, Desired(j, nil))
+	got, changed := Update(existing, desiredReq(j))
 	require.True(t, changed)
-	_, again := Update(got, Desired(j, nil))
+	_, again := Update(got, desiredReq(j))
 	assert.False(t, again)
 }
 
