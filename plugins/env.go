@@ -14,14 +14,18 @@ const (
 	EnvVCTaskIndex = "VC_TASK_INDEX"
 )
 
-type envPlugin struct{}
+type envPlugin struct{ *mode }
 
 // NewEnv builds the env plugin. It takes no arguments.
 func NewEnv(args []string) (Plugin, error) {
-	if err := parseArgs(vcjob.PluginEnv, newFlagSet(vcjob.PluginEnv), args); err != nil {
+	return newEnv(args, strictMode())
+}
+
+func newEnv(args []string, m *mode) (Plugin, error) {
+	if err := m.parse(vcjob.PluginEnv, newFlagSet(vcjob.PluginEnv), args); err != nil {
 		return nil, err
 	}
-	return envPlugin{}, nil
+	return envPlugin{m}, nil
 }
 
 func (envPlugin) Name() string { return vcjob.PluginEnv }
@@ -35,8 +39,8 @@ func (p envPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 	}
 	index := podIndexFromName(pod)
 	eachContainer(pod, true, func(c *corev1.Container) {
-		setEnv(c, corev1.EnvVar{Name: EnvVKTaskIndex, Value: index})
-		setEnv(c, corev1.EnvVar{Name: EnvVCTaskIndex, Value: index})
+		p.setEnv(c, corev1.EnvVar{Name: EnvVKTaskIndex, Value: index})
+		p.setEnv(c, corev1.EnvVar{Name: EnvVCTaskIndex, Value: index})
 	})
 	return nil
 }

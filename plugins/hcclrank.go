@@ -13,6 +13,7 @@ import (
 const HCCLRankKey = "hccl/rankIndex"
 
 type hcclrankPlugin struct {
+	*mode
 	master string
 	worker string
 }
@@ -22,18 +23,22 @@ type hcclrankPlugin struct {
 //	--master  name of the master task, default master
 //	--worker  name of the worker task, default worker
 func NewHCCLRank(args []string) (Plugin, error) {
+	return newHCCLRank(args, strictMode())
+}
+
+func newHCCLRank(args []string, m *mode) (Plugin, error) {
 	name := vcjob.PluginHCCLRank
-	p := &hcclrankPlugin{}
+	p := &hcclrankPlugin{mode: m}
 	fs := newFlagSet(name)
 	fs.StringVar(&p.master, "master", "master", "name of the master task")
 	fs.StringVar(&p.worker, "worker", "worker", "name of the worker task")
-	if err := parseArgs(name, fs, args); err != nil {
+	if err := m.parse(name, fs, args); err != nil {
 		return nil, err
 	}
-	if err := checkNonEmpty(name, fs, args, "master", p.master); err != nil {
+	if err := m.tolerate(checkNonEmpty(name, fs, args, "master", p.master)); err != nil {
 		return nil, err
 	}
-	if err := checkNonEmpty(name, fs, args, "worker", p.worker); err != nil {
+	if err := m.tolerate(checkNonEmpty(name, fs, args, "worker", p.worker)); err != nil {
 		return nil, err
 	}
 	return p, nil

@@ -58,7 +58,7 @@ func podFor(job *vcjob.Job, taskName string, index int) *corev1.Pod {
 // test key source.
 func mustBuild(t *testing.T, name string, args ...string) Plugin {
 	t.Helper()
-	b, ok := NewRegistry(WithSSHKeys(TestKeySource())).Builder(name)
+	b, ok := NewRegistry(append([]Option{WithSSHKeys(TestKeySource())}, vcjobChoices...)...).Builder(name)
 	require.True(t, ok, name)
 	p, err := b(args)
 	require.NoError(t, err)

@@ -18,6 +18,7 @@ const (
 )
 
 type mpiPlugin struct {
+	*mode
 	masterWorker
 }
 
@@ -27,14 +28,18 @@ type mpiPlugin struct {
 //	--worker  name of the worker task, default worker
 //	--port    the sshd port opened in every container, default 22
 func NewMPI(args []string) (Plugin, error) {
+	return newMPI(args, strictMode())
+}
+
+func newMPI(args []string, m *mode) (Plugin, error) {
 	name := vcjob.PluginMPI
-	p := &mpiPlugin{}
+	p := &mpiPlugin{mode: m}
 	fs := newFlagSet(name)
 	p.flags(fs, MPIDefaultPort, "port opened for ssh")
-	if err := parseArgs(name, fs, args); err != nil {
+	if err := m.parse(name, fs, args); err != nil {
 		return nil, err
 	}
-	if err := p.check(name, fs, args); err != nil {
+	if err := m.tolerate(p.check(name, fs, args)); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -68,7 +73,7 @@ func (p *mpiPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 	eachContainer(pod, true, func(c *corev1.Container) {
 		openPort(c, MPIPortName, int32(p.port))
 		if isMaster {
-			setEnv(c, corev1.EnvVar{Name: EnvMPIHost, Value: hosts})
+			p.setEnv(c, corev1.EnvVar{Name: EnvMPIHost, Value: hosts})
 		}
 	})
 	return nil

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/vcjob/vcjob"
@@ -94,20 +93,6 @@ func checkPod(name string, pod *corev1.Pod, job *vcjob.Job) error {
 	return checkJob(name, job)
 }
 
-// objectMeta is the metadata of an object a plugin owns. Volcano sets no
-// labels on these objects; this library labels them with the job's name and
-// namespace so they can be listed per job.
-func objectMeta(job *vcjob.Job, name string) metav1.ObjectMeta {
-	return metav1.ObjectMeta{
-		Namespace: job.Namespace,
-		Name:      name,
-		Labels: map[string]string{
-			vcjob.JobNameKey:      job.Name,
-			vcjob.JobNamespaceKey: job.Namespace,
-		},
-		OwnerReferences: []metav1.OwnerReference{vcjob.ControllerRef(job)},
-	}
-}
 
 // jobSelector selects the job's pods by the labels every pod carries.
 func jobSelector(job *vcjob.Job) map[string]string {

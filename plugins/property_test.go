@@ -81,7 +81,7 @@ func genJob(t *rapid.T) *vcjob.Job {
 
 func genPlugin(t *rapid.T, name string) Plugin {
 	args := rapid.SampledFrom(argChoices[name]).Draw(t, name+"/args")
-	b, ok := NewRegistry(WithSSHKeys(TestKeySource())).Builder(name)
+	b, ok := NewRegistry(append([]Option{WithSSHKeys(TestKeySource())}, vcjobChoices...)...).Builder(name)
 	if !ok {
 		t.Fatalf("no builder %s", name)
 	}

@@ -29,6 +29,7 @@ const (
 )
 
 type pytorchPlugin struct {
+	*mode
 	masterWorker
 	wait      bool
 	timeout   int
@@ -44,23 +45,27 @@ type pytorchPlugin struct {
 //	--wait-master-timeout  seconds it waits for the master, default 300
 //	--wait-master-image    its image, default busybox:1.36.1
 func NewPytorch(args []string) (Plugin, error) {
+	return newPytorch(args, strictMode())
+}
+
+func newPytorch(args []string, m *mode) (Plugin, error) {
 	name := vcjob.PluginPytorch
-	p := &pytorchPlugin{}
+	p := &pytorchPlugin{mode: m}
 	fs := newFlagSet(name)
 	p.flags(fs, PytorchDefaultPort, "port opened for the master")
 	fs.BoolVar(&p.wait, "wait-master-enabled", false, "add an init container to worker pods that waits for the master")
 	fs.IntVar(&p.timeout, "wait-master-timeout", PytorchDefaultTimeout, "seconds workers wait for the master")
 	fs.StringVar(&p.waitImage, "wait-master-image", PytorchWaitImage, "image of the wait-for-master init container")
-	if err := parseArgs(name, fs, args); err != nil {
+	if err := m.parse(name, fs, args); err != nil {
 		return nil, err
 	}
-	if err := p.check(name, fs, args); err != nil {
+	if err := m.tolerate(p.check(name, fs, args)); err != nil {
 		return nil, err
 	}
 	if p.timeout <= 0 {
 		return nil, &ArgError{Plugin: name, Arg: argFor(fs, args, "wait-master-timeout"), Reason: "must be positive"}
 	}
-	if err := checkNonEmpty(name, fs, args, "wait-master-image", p.waitImage); err != nil {
+	if err := m.tolerate(checkNonEmpty(name, fs, args, "wait-master-image", p.waitImage)); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -105,11 +110,11 @@ func (p *pytorchPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 	for i := range pod.Spec.Containers {
 		c := &pod.Spec.Containers[i]
 		openPort(c, PytorchPortName, int32(p.port))
-		setEnv(c, corev1.EnvVar{Name: EnvMasterAddr, Value: addr})
-		setEnv(c, corev1.EnvVar{Name: EnvMasterPort, Value: port})
-		setEnv(c, corev1.EnvVar{Name: EnvWorldSize, Value: strconv.Itoa(int(world))})
+		p.setEnv(c, corev1.EnvVar{Name: EnvMasterAddr, Value: addr})
+		p.setEnv(c, corev1.EnvVar{Name: EnvMasterPort, Value: port})
+		p.setEnv(c, corev1.EnvVar{Name: EnvWorldSize, Value: strconv.Itoa(int(world))})
 		if rank != "" {
-			setEnv(c, corev1.EnvVar{Name: EnvRank, Value: rank})
+			p.setEnv(c, corev1.EnvVar{Name: EnvRank, Value: rank})
 		}
 	}
 	if task == p.worker && p.wait {

@@ -22,6 +22,7 @@ const (
 )
 
 type rayPlugin struct {
+	*mode
 	head, headContainer     string
 	worker, workerContainer string
 	port, dashboard, client int
@@ -38,8 +39,12 @@ type rayPlugin struct {
 //	--dashboardPort    dashboard port, default 8265
 //	--clientPort       client server port, default 10001
 func NewRay(args []string) (Plugin, error) {
+	return newRay(args, strictMode())
+}
+
+func newRay(args []string, m *mode) (Plugin, error) {
 	name := vcjob.PluginRay
-	p := &rayPlugin{}
+	p := &rayPlugin{mode: m}
 	fs := newFlagSet(name)
 	fs.StringVar(&p.head, "head", "head", "name of the head task")
 	fs.StringVar(&p.headContainer, "headContainer", "head", "name of the head container")
@@ -48,11 +53,11 @@ func NewRay(args []string) (Plugin, error) {
 	fs.IntVar(&p.port, "port", RayDefaultPort, "GCS port")
 	fs.IntVar(&p.dashboard, "dashboardPort", RayDefaultDashboardPort, "dashboard port")
 	fs.IntVar(&p.client, "clientPort", RayDefaultClientPort, "client server port")
-	if err := parseArgs(name, fs, args); err != nil {
+	if err := m.parse(name, fs, args); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct{ flag, v string }{{"head", p.head}, {"headContainer", p.headContainer}, {"worker", p.worker}, {"workerContainer", p.workerContainer}} {
-		if err := checkNonEmpty(name, fs, args, f.flag, f.v); err != nil {
+		if err := m.tolerate(checkNonEmpty(name, fs, args, f.flag, f.v)); err != nil {
 			return nil, err
 		}
 	}
@@ -60,7 +65,7 @@ func NewRay(args []string) (Plugin, error) {
 		flag string
 		v    int
 	}{{"port", p.port}, {"dashboardPort", p.dashboard}, {"clientPort", p.client}} {
-		if err := checkPort(name, fs, args, f.flag, f.v); err != nil {
+		if err := m.tolerate(checkPort(name, fs, args, f.flag, f.v)); err != nil {
 			return nil, err
 		}
 	}
@@ -113,7 +118,7 @@ func (p *rayPlugin) service(job *vcjob.Job) *corev1.Service {
 	}
 	return &corev1.Service{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: objectMeta(job, RayHeadServiceName(job)),
+		ObjectMeta: p.meta(job, RayHeadServiceName(job)),
 		Spec: corev1.ServiceSpec{
 			Selector: sel,
 			Ports: []corev1.ServicePort{

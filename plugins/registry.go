@@ -26,37 +26,69 @@ type Registry struct {
 type Option func(*registryOptions)
 
 type registryOptions struct {
-	keys KeySource
+	keys       KeySource
+	strict     bool
+	labels     bool
+	replaceEnv bool
 }
 
-// WithSSHKeys makes the ssh plugin take its key pairs from src. Without it
-// the ssh plugin can only be built with --ssh-private-key (Build fails
-// otherwise), because this library never generates keys itself.
+// mode is a fresh mode for one built-in plugin.
+func (o *registryOptions) mode() *mode {
+	return &mode{strict: o.strict, labels: o.labels, replaceEnv: o.replaceEnv}
+}
+
+// WithSSHKeys sets the source of the ssh plugin's key pairs.
 func WithSSHKeys(src KeySource) Option {
 	return func(o *registryOptions) { o.keys = src }
 }
 
-// NewRegistry returns a registry holding the built-in plugins: env, svc,
-// ssh, pytorch, tensorflow, mpi, ray and hcclrank.
+// WithStrictArguments makes a built-in plugin's bad argument (a flag it
+// does not know, a value it cannot parse or finds out of range) an error
+// of Build, so the job's syncs fail until it is fixed. Volcano logs such
+// an argument and goes on with the flags read before it: the default,
+// where BuildAll reports warnings. vcjob's own choice, on request.
+func WithStrictArguments() Option {
+	return func(o *registryOptions) { o.strict = true }
+}
+
+// WithObjectLabels labels the plugins' Services, ConfigMaps, Secrets and
+// NetworkPolicies with volcano.sh/job-name and volcano.sh/job-namespace,
+// so they can be listed by job. Volcano writes no labels on them: the
+// default. vcjob's own choice, on request.
+func WithObjectLabels() Option {
+	return func(o *registryOptions) { o.labels = true }
+}
+
+// WithReplacedEnv makes the plugins replace the value of an environment
+// variable the template already sets (VC_TASK_INDEX, RANK, ...). Volcano
+// appends a second entry, and the container sees the last one: the
+// default. vcjob's own choice, on request.
+func WithReplacedEnv() Option {
+	return func(o *registryOptions) { o.replaceEnv = true }
+}
+
+// NewRegistry returns a registry holding the eight built-in plugins. The
+// ssh plugin takes its keys from the WithSSHKeys source; without one it
+// only works for jobs that pass --ssh-private-key. With no other option
+// the plugins do what Volcano's do.
 func NewRegistry(opts ...Option) *Registry {
-	var o registryOptions
+	o := &registryOptions{}
 	for _, opt := range opts {
-		opt(&o)
+		opt(o)
 	}
 	keys := o.keys
 	return &Registry{builders: map[string]Builder{
-		vcjob.PluginEnv:        NewEnv,
-		vcjob.PluginSvc:        NewSvc,
-		vcjob.PluginSSH:        func(args []string) (Plugin, error) { return NewSSH(keys, args) },
-		vcjob.PluginPytorch:    NewPytorch,
-		vcjob.PluginTensorflow: NewTensorflow,
-		vcjob.PluginMPI:        NewMPI,
-		vcjob.PluginRay:        NewRay,
-		vcjob.PluginHCCLRank:   NewHCCLRank,
+		vcjob.PluginEnv:        func(args []string) (Plugin, error) { return newEnv(args, o.mode()) },
+		vcjob.PluginSvc:        func(args []string) (Plugin, error) { return newSvc(args, o.mode()) },
+		vcjob.PluginSSH:        func(args []string) (Plugin, error) { return newSSH(keys, args, o.mode()) },
+		vcjob.PluginPytorch:    func(args []string) (Plugin, error) { return newPytorch(args, o.mode()) },
+		vcjob.PluginTensorflow: func(args []string) (Plugin, error) { return newTensorflow(args, o.mode()) },
+		vcjob.PluginMPI:        func(args []string) (Plugin, error) { return newMPI(args, o.mode()) },
+		vcjob.PluginRay:        func(args []string) (Plugin, error) { return newRay(args, o.mode()) },
+		vcjob.PluginHCCLRank:   func(args []string) (Plugin, error) { return newHCCLRank(args, o.mode()) },
 	}}
 }
 
-// Register adds or replaces the builder for name.
 func (r *Registry) Register(name string, b Builder) error {
 	if name == "" {
 		return errors.New("plugins: register: empty plugin name")
@@ -91,8 +123,15 @@ func (r *Registry) Builder(name string) (Builder, bool) {
 // An unknown name, a bad argument, or a builder returning a nil plugin or
 // a plugin of another name is an error naming the plugin.
 func (r *Registry) Build(job *vcjob.Job) ([]Plugin, error) {
+	ps, _, err := r.BuildAll(job)
+	return ps, err
+}
+
+// BuildAll is Build that also returns the warnings of the plugins that
+// went past bad arguments (Warner), in the plugins' order.
+func (r *Registry) BuildAll(job *vcjob.Job) ([]Plugin, []Warning, error) {
 	if job == nil {
-		return nil, errors.New("plugins: build: nil job")
+		return nil, nil, errors.New("plugins: build: nil job")
 	}
 	names := make([]string, 0, len(job.Spec.Plugins))
 	for n := range job.Spec.Plugins {
@@ -100,24 +139,28 @@ func (r *Registry) Build(job *vcjob.Job) ([]Plugin, error) {
 	}
 	sort.Strings(names)
 	out := make([]Plugin, 0, len(names))
+	var warnings []Warning
 	for _, n := range names {
 		b, ok := r.builders[n]
 		if !ok {
-			return nil, fmt.Errorf("plugins: unknown plugin %q (known: %s)", n, strings.Join(r.Names(), ", "))
+			return nil, nil, fmt.Errorf("plugins: unknown plugin %q (known: %s)", n, strings.Join(r.Names(), ", "))
 		}
 		p, err := b(job.Spec.Plugins[n])
 		if err != nil {
-			return nil, fmt.Errorf("plugins: %w", err)
+			return nil, nil, fmt.Errorf("plugins: %w", err)
 		}
 		if p == nil {
-			return nil, fmt.Errorf("plugins: plugin %q: builder returned no plugin", n)
+			return nil, nil, fmt.Errorf("plugins: plugin %q: builder returned no plugin", n)
 		}
 		if p.Name() != n {
-			return nil, fmt.Errorf("plugins: plugin %q: builder returned plugin %q", n, p.Name())
+			return nil, nil, fmt.Errorf("plugins: plugin %q: builder returned plugin %q", n, p.Name())
+		}
+		if w, ok := p.(Warner); ok {
+			warnings = append(warnings, w.Warnings()...)
 		}
 		out = append(out, p)
 	}
-	return out, nil
+	return out, warnings, nil
 }
 
 // ArgError is a plugin argument that could not be used.

@@ -69,7 +69,7 @@ func TestBuildErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := NewRegistry(WithSSHKeys(TestKeySource())).Build(newJob("j", tc.plugins, task("a", 1, "c")))
+			_, err := NewRegistry(WithSSHKeys(TestKeySource()), WithStrictArguments()).Build(newJob("j", tc.plugins, task("a", 1, "c")))
 			require.Error(t, err)
 			for _, w := range tc.want {
 				assert.Contains(t, err.Error(), w)
@@ -77,14 +77,14 @@ func TestBuildErrors(t *testing.T) {
 		})
 	}
 	var argErr *ArgError
-	_, err := NewRegistry().Build(newJob("j", map[string][]string{"svc": {"--x"}}))
+	_, err := NewRegistry(WithStrictArguments()).Build(newJob("j", map[string][]string{"svc": {"--x"}}))
 	require.ErrorAs(t, err, &argErr)
 	assert.Equal(t, "svc", argErr.Plugin)
 	assert.Equal(t, "--x", argErr.Arg)
 	assert.Equal(t, "flag provided but not defined: -x", argErr.Reason)
 	require.Error(t, argErr.Err, "the flag package's error is kept")
 
-	_, err = NewRegistry().Build(newJob("j", map[string][]string{"svc": {"--help"}}))
+	_, err = NewRegistry(WithStrictArguments()).Build(newJob("j", map[string][]string{"svc": {"--help"}}))
 	assert.ErrorIs(t, err, flag.ErrHelp, "the flag package's error is wrapped")
 
 	_, err = NewRegistry().Build(nil)

@@ -31,6 +31,7 @@ const (
 )
 
 type sshPlugin struct {
+	*mode
 	keys       KeySource
 	keyPath    string
 	privateKey string
@@ -48,20 +49,24 @@ type sshPlugin struct {
 //
 // With neither keys nor --ssh-private-key the plugin cannot be built.
 func NewSSH(keys KeySource, args []string) (Plugin, error) {
+	return newSSH(keys, args, strictMode())
+}
+
+func newSSH(keys KeySource, args []string, m *mode) (Plugin, error) {
 	name := vcjob.PluginSSH
-	p := &sshPlugin{keys: keys}
+	p := &sshPlugin{mode: m, keys: keys}
 	fs := newFlagSet(name)
 	fs.StringVar(&p.keyPath, "ssh-key-file-path", SSHDefaultPath, "where the ssh keys are mounted")
 	fs.StringVar(&p.privateKey, "ssh-private-key", "", "the private key to use")
 	fs.StringVar(&p.publicKey, "ssh-public-key", "", "the public key to use")
 	fs.IntVar(&p.port, "ssh-port", SSHDefaultPort, "the ssh port the config names")
-	if err := parseArgs(name, fs, args); err != nil {
+	if err := m.parse(name, fs, args); err != nil {
 		return nil, err
 	}
-	if err := checkNonEmpty(name, fs, args, "ssh-key-file-path", p.keyPath); err != nil {
+	if err := m.tolerate(checkNonEmpty(name, fs, args, "ssh-key-file-path", p.keyPath)); err != nil {
 		return nil, err
 	}
-	if err := checkPort(name, fs, args, "ssh-port", p.port); err != nil {
+	if err := m.tolerate(checkPort(name, fs, args, "ssh-port", p.port)); err != nil {
 		return nil, err
 	}
 	if p.privateKey == "" && keys == nil {
@@ -143,7 +148,7 @@ func (p *sshPlugin) OnJobAdd(job *vcjob.Job) (Objects, error) {
 	}
 	secret := &corev1.Secret{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},
-		ObjectMeta: objectMeta(job, SSHSecretName(job)),
+		ObjectMeta: p.meta(job, SSHSecretName(job)),
 		Data: map[string][]byte{
 			SSHPrivateKey:     private,
 			SSHPublicKey:      public,

@@ -27,6 +27,7 @@ const (
 var networkPolicyStrategies = []string{"allow", "allow-related", "allow-stateless", "drop", "reject"}
 
 type svcPlugin struct {
+	*mode
 	publishNotReadyAddresses bool
 	disableNetworkPolicy     bool
 	injectHostsEnv           bool
@@ -42,19 +43,25 @@ type svcPlugin struct {
 //	--network-policy-strategy      one of allow, allow-related,
 //	                               allow-stateless, drop, reject; default unset
 func NewSvc(args []string) (Plugin, error) {
+	return newSvc(args, strictMode())
+}
+
+func newSvc(args []string, m *mode) (Plugin, error) {
 	name := vcjob.PluginSvc
-	p := &svcPlugin{injectHostsEnv: true}
+	p := &svcPlugin{mode: m, injectHostsEnv: true}
 	fs := newFlagSet(name)
 	fs.BoolVar(&p.publishNotReadyAddresses, "publish-not-ready-addresses", false, "publish the addresses of pods that are not ready")
 	fs.BoolVar(&p.disableNetworkPolicy, "disable-network-policy", false, "create no NetworkPolicy")
 	fs.BoolVar(&p.injectHostsEnv, "inject-hosts-env", true, "set VC_<TASK>_HOSTS and VC_<TASK>_NUM in every container")
 	fs.StringVar(&p.networkPolicyStrategy, "network-policy-strategy", "", "OVN network policy strategy of the NetworkPolicy")
-	if err := parseArgs(name, fs, args); err != nil {
+	if err := m.parse(name, fs, args); err != nil {
 		return nil, err
 	}
 	if s := p.networkPolicyStrategy; s != "" && !contains(networkPolicyStrategies, s) {
-		return nil, &ArgError{Plugin: name, Arg: argFor(fs, args, "network-policy-strategy"),
-			Reason: fmt.Sprintf("%q is not one of %s", s, strings.Join(networkPolicyStrategies, ", "))}
+		if err := m.tolerate(&ArgError{Plugin: name, Arg: argFor(fs, args, "network-policy-strategy"),
+			Reason: fmt.Sprintf("%q is not one of %s", s, strings.Join(networkPolicyStrategies, ", "))}); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -140,7 +147,7 @@ func (p *svcPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 	}})
 	eachContainer(pod, true, func(c *corev1.Container) {
 		for _, e := range env {
-			setEnv(c, e)
+			p.setEnv(c, e)
 		}
 		setMount(c, corev1.VolumeMount{Name: cm, MountPath: SvcMountPath})
 	})
@@ -150,7 +157,7 @@ func (p *svcPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 func (p *svcPlugin) configMap(job *vcjob.Job) *corev1.ConfigMap {
 	return &corev1.ConfigMap{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
-		ObjectMeta: objectMeta(job, SvcConfigMapName(job)),
+		ObjectMeta: p.meta(job, SvcConfigMapName(job)),
 		Data:       SvcConfigMapData(job),
 	}
 }
@@ -158,7 +165,7 @@ func (p *svcPlugin) configMap(job *vcjob.Job) *corev1.ConfigMap {
 func (p *svcPlugin) service(job *vcjob.Job) *corev1.Service {
 	return &corev1.Service{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: objectMeta(job, job.Name),
+		ObjectMeta: p.meta(job, job.Name),
 		Spec: corev1.ServiceSpec{
 			ClusterIP:                corev1.ClusterIPNone,
 			Selector:                 jobSelector(job),
@@ -170,7 +177,7 @@ func (p *svcPlugin) service(job *vcjob.Job) *corev1.Service {
 func (p *svcPlugin) networkPolicy(job *vcjob.Job) *networkingv1.NetworkPolicy {
 	np := &networkingv1.NetworkPolicy{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy"},
-		ObjectMeta: objectMeta(job, job.Name),
+		ObjectMeta: p.meta(job, job.Name),
 		Spec: networkingv1.NetworkPolicySpec{
 			PodSelector: metav1.LabelSelector{MatchLabels: jobSelector(job)},
 			Ingress: []networkingv1.NetworkPolicyIngressRule{{

@@ -16,6 +16,7 @@ const (
 )
 
 type tensorflowPlugin struct {
+	*mode
 	ps, worker, chief, evaluator string
 	port                         int
 }
@@ -28,23 +29,27 @@ type tensorflowPlugin struct {
 //	--evaluator  name of the evaluator task, default evaluator
 //	--port       the port in every cluster address, default 2222
 func NewTensorflow(args []string) (Plugin, error) {
+	return newTensorflow(args, strictMode())
+}
+
+func newTensorflow(args []string, m *mode) (Plugin, error) {
 	name := vcjob.PluginTensorflow
-	p := &tensorflowPlugin{}
+	p := &tensorflowPlugin{mode: m}
 	fs := newFlagSet(name)
 	fs.StringVar(&p.ps, "ps", "ps", "name of the ps task")
 	fs.StringVar(&p.worker, "worker", "worker", "name of the worker task")
 	fs.StringVar(&p.chief, "chief", "chief", "name of the chief task")
 	fs.StringVar(&p.evaluator, "evaluator", "evaluator", "name of the evaluator task")
 	fs.IntVar(&p.port, "port", TensorflowDefaultPort, "port of every task")
-	if err := parseArgs(name, fs, args); err != nil {
+	if err := m.parse(name, fs, args); err != nil {
 		return nil, err
 	}
 	for _, f := range []struct{ flag, v string }{{"ps", p.ps}, {"worker", p.worker}, {"chief", p.chief}, {"evaluator", p.evaluator}} {
-		if err := checkNonEmpty(name, fs, args, f.flag, f.v); err != nil {
+		if err := m.tolerate(checkNonEmpty(name, fs, args, f.flag, f.v)); err != nil {
 			return nil, err
 		}
 	}
-	if err := checkPort(name, fs, args, "port", p.port); err != nil {
+	if err := m.tolerate(checkPort(name, fs, args, "port", p.port)); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -110,7 +115,7 @@ func (p *tensorflowPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 		return fmt.Errorf("plugin %q: %w", p.Name(), err)
 	}
 	for i := range pod.Spec.Containers {
-		setEnv(&pod.Spec.Containers[i], corev1.EnvVar{Name: EnvTFConfig, Value: string(raw)})
+		p.setEnv(&pod.Spec.Containers[i], corev1.EnvVar{Name: EnvTFConfig, Value: string(raw)})
 	}
 	return nil
 }
