@@ -70,3 +70,6 @@ func TestVolcanoDefaultsAppendEnvAndLeaveObjectsUnlabelled(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotEmpty(t, objs.Apply[0].(interface{ GetLabels() map[string]string }).GetLabels())
 }
+
+// choices is the mode of vcjobChoices, for tests that build one plugin.
+func choices() *mode { return &mode{strict: true, labels: true, replaceEnv: true} }

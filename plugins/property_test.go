@@ -272,6 +272,6 @@ func TestIdempotencyChecksCatchViolations(t *testing.T) {
 	require.Error(t, noDuplicates(dup))
 
 	// And the real plugins pass on the same inputs.
-	require.NoError(t, checkPodIdempotent(envPlugin{}, pod, job))
-	require.NoError(t, checkJobHookIdempotent(envPlugin{}, "OnJobAdd", job))
+	require.NoError(t, checkPodIdempotent(envPlugin{choices()}, pod, job))
+	require.NoError(t, checkJobHookIdempotent(envPlugin{choices()}, "OnJobAdd", job))
 }

@@ -93,7 +93,7 @@ func TestSSHJobHooksWithKeySource(t *testing.T) {
 func TestSSHUserKeysAndPort(t *testing.T) {
 	job := mpiJob()
 	failing := KeySourceFunc(func() ([]byte, []byte, error) { return nil, nil, errors.New("must not be called") })
-	p, err := NewSSH(failing, []string{"--ssh-private-key=PRIV", "--ssh-public-key=ssh-rsa PUB", "--ssh-port=2222"})
+	p, err := newSSH(failing, []string{"--ssh-private-key=PRIV", "--ssh-public-key=ssh-rsa PUB", "--ssh-port=2222"}, choices())
 	require.NoError(t, err)
 	objs, err := p.OnJobAdd(job)
 	require.NoError(t, err)
