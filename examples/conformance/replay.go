@@ -1,10 +1,18 @@
 package main
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
+	"math/big"
 	"reflect"
 	"sort"
+	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -98,10 +106,14 @@ func replayStep(c *Case, recount bool) (Got, error) {
 	return collect(c, got, cl, &job)
 }
 
-// registry builds the jobs' plugins as Volcano would; the vectors record no
-// ssh key, so the plugins package's fixed test key stands in.
+// registry builds the jobs' plugins as Volcano would, with a real key pair.
 func registry() *plugins.Registry {
-	return plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
+	keys, err := rsaKeys()
+	if err != nil {
+		// No randomness: the fixed test pair still replays every decision.
+		return plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
+	}
+	return plugins.NewRegistry(plugins.WithSSHKeys(keys))
 }
 
 func replayDirect(c *Case, recount bool) (Got, error) {
@@ -264,3 +276,30 @@ func names(ps []PodMeta) []string {
 	}
 	return out
 }
+
+// rsaKeys is an ssh key pair generated once per run, as Volcano's ssh
+// plugin generates one per job: the vectors compare its shape (a
+// 2048-bit PKCS#1 key, a matching authorized key without comment), not
+// its bytes.
+var rsaKeys = sync.OnceValues(func() (plugins.FixedKeySource, error) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return plugins.FixedKeySource{}, err
+	}
+	priv := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(key)})
+	wire := func(b []byte) []byte {
+		out := binary.BigEndian.AppendUint32(nil, uint32(len(b)))
+		return append(out, b...)
+	}
+	mpint := func(n *big.Int) []byte {
+		b := n.Bytes()
+		if len(b) > 0 && b[0]&0x80 != 0 {
+			b = append([]byte{0}, b...)
+		}
+		return wire(b)
+	}
+	blob := append(wire([]byte("ssh-rsa")), mpint(big.NewInt(int64(key.E)))...)
+	blob = append(blob, mpint(key.N)...)
+	pub := []byte("ssh-rsa " + base64.StdEncoding.EncodeToString(blob) + "\n")
+	return plugins.FixedKeySource{Private: priv, Public: pub}, nil
+})
