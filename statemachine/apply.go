@@ -31,6 +31,16 @@ type Applier interface {
 	// EnsureClaim creates a claim that has a Spec when it is missing; a
 	// claim without one must exist, else it is an error.
 	EnsureClaim(job *vcjob.Job, claim Claim) error
+	// ClaimExists reports whether a volume claim exists in the namespace
+	// (Volcano reads its claim lister): a generated claim name that exists
+	// is drawn again.
+	ClaimExists(namespace, name string) (bool, error)
+	// UpdateJob writes the job itself, not its status: Volcano writes the
+	// claim names it generated into spec.volumes. As with UpdateStatus,
+	// job is the call's own top-level copy: leave it holding what the
+	// server returned (its resourceVersion), so that the status written
+	// next carries the current version.
+	UpdateJob(job *vcjob.Job) error
 	// DeletePodGroup deletes the job's PodGroup; NotFound is not an error
 	// and reports deleted false.
 	DeletePodGroup(job *vcjob.Job) (deleted bool, err error)
@@ -59,6 +69,11 @@ type Effects struct {
 	StatusWritten   bool             `json:"statusWritten,omitempty"`
 	Status          *vcjob.JobStatus `json:"status,omitempty"`
 	PodGroupDeleted bool             `json:"podGroupDeleted,omitempty"`
+	// JobWritten: the job's spec was written back (generated claim names).
+	JobWritten bool `json:"jobWritten,omitempty"`
+	// Warnings are what the job's plugins went past (bad arguments that
+	// Volcano logs), one line each.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Applied is a Cluster that applies the plans through an Applier and keeps
@@ -79,6 +94,12 @@ type Applied struct {
 	// Recount plans by walking every pod (PlanOptions.Recount), the
 	// oracle, instead of reading the job info's counts.
 	Recount bool
+	// Names makes the random parts of generated names
+	// (PlanOptions.Names); nil seeds one by the job's UID per plan.
+	Names NameSource
+	// Choices are vcjob's own choices where it departs from Volcano
+	// (PlanOptions.Choices); the zero value does what Volcano does.
+	Choices Choices
 	Last    Effects
 
 	plan SyncPlan
@@ -118,7 +139,7 @@ func (a *Applied) podGroupFor(job *vcjob.Job) *podgroup.PodGroup {
 	if a.desired == nil || len(a.desired) >= maxDesired {
 		a.desired = make(map[types.UID]desiredPodGroup)
 	}
-	pg := podgroup.Desired(job, nil)
+	pg := podgroup.DesiredWith(job, podgroup.Options{Priorities: a.Priorities, Sizing: a.sizing()})
 	a.desired[job.UID] = desiredPodGroup{job, &pg}
 	return &pg
 }
@@ -182,8 +203,19 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 			return fmt.Errorf("volume claim %s: %w", c.Name, err)
 		}
 	}
+	if plan.UpdateJob != nil {
+		j := job()
+		j.Spec = plan.UpdateJob.Spec
+		if err := a.Applier.UpdateJob(j); err != nil {
+			return fmt.Errorf("update job: %w", err)
+		}
+		a.Last.JobWritten = true
+	}
 	if err := a.Applier.ApplyPodGroup(plan.PodGroup); err != nil {
 		return fmt.Errorf("apply podgroup: %w", err)
+	}
+	if plan.RenderErr != nil {
+		return plan.RenderErr
 	}
 	a.Last.Waiting = plan.Waiting
 	failed := map[string]error{}
@@ -275,13 +307,17 @@ func nothingToDo(ji *vcjob.JobInfo) (bool, error) {
 
 // options builds the job's plugins.
 func (a *Applied) options(job *vcjob.Job) (PlanOptions, error) {
-	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount}
+	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices,
+		ClaimExists: a.Applier.ClaimExists}
 	if a.Plugins == nil || len(job.Spec.Plugins) == 0 {
 		return opts, nil
 	}
-	ps, err := a.Plugins.Build(job)
+	ps, warnings, err := a.Plugins.BuildAll(job)
 	if err != nil {
 		return opts, err
+	}
+	for _, w := range warnings {
+		a.Last.Warnings = append(a.Last.Warnings, w.Error())
 	}
 	opts.Plugins = ps
 	return opts, nil
@@ -313,4 +349,11 @@ func (a *Applied) write(job *vcjob.Job, status *vcjob.JobStatus) error {
 	// effects may share this one.
 	a.Last.Status = status
 	return nil
+}
+
+func (a *Applied) sizing() podgroup.Sizing {
+	if a.Choices.RequestsOnlyMinResources {
+		return podgroup.SizeByRequests
+	}
+	return podgroup.SizeByQuota
 }

@@ -15,7 +15,16 @@ import (
 // every label and annotation Volcano puts on it. The job-version and
 // job-retry-count annotations come from the job's status as it is before
 // the step that creates the pod.
+//
+// The pod mounts each job volume under a name drawn from a NameSource
+// seeded by the job's UID and the pod's name; RenderPodWith takes the
+// source and the choices from opts (its plugins are not run).
 func RenderPod(job *vcjob.Job, task *vcjob.TaskSpec, index int) *corev1.Pod {
+	return RenderPodWith(job, task, index, PlanOptions{})
+}
+
+// RenderPodWith is RenderPod with opts' name source and choices.
+func RenderPodWith(job *vcjob.Job, task *vcjob.TaskSpec, index int, opts PlanOptions) *corev1.Pod {
 	tmpl := task.Template.DeepCopy()
 	pod := &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
@@ -34,7 +43,16 @@ func RenderPod(job *vcjob.Job, task *vcjob.TaskSpec, index int) *corev1.Pod {
 	if pod.Spec.PriorityClassName == "" {
 		pod.Spec.PriorityClassName = job.Spec.PriorityClassName
 	}
-	mountVolumes(job, pod)
+	if len(job.Spec.Volumes) > 0 {
+		var names NameSource
+		if !opts.Choices.DeterministicClaimNames {
+			names = opts.Names
+			if names == nil {
+				names = namesFor(nil, string(job.UID)+"/"+pod.Name)
+			}
+		}
+		mountVolumes(job, pod, names)
+	}
 
 	idx := strconv.Itoa(index)
 	if pod.Annotations == nil {
@@ -84,10 +102,11 @@ func RenderPod(job *vcjob.Job, task *vcjob.TaskSpec, index int) *corev1.Pod {
 	return pod
 }
 
-// VolumeClaimName is the claim a job volume mounts. A volume that only
-// carries a claim spec gets <job>-volume-<i>: Volcano picks a random
-// suffix and writes it back into the job; vcjob derives it from the
-// volume's position so that plans are reproducible.
+// VolumeClaimName is the claim a job volume mounts under
+// Choices.DeterministicClaimNames: the volume's own claim name, else
+// <job>-volume-<i>, derived from the volume's position so that plans are
+// reproducible. (Volcano draws <job>-pvc-<12 random> and writes it back
+// into the job.)
 func VolumeClaimName(job *vcjob.Job, i int) string {
 	if n := job.Spec.Volumes[i].VolumeClaimName; n != "" {
 		return n
@@ -96,16 +115,24 @@ func VolumeClaimName(job *vcjob.Job, i int) string {
 }
 
 // mountVolumes adds each job volume as a PVC volume mounted in every
-// container; a claim named twice is mounted once.
-func mountVolumes(job *vcjob.Job, pod *corev1.Pod) {
+// container (not init containers); a claim named twice is mounted once.
+// Volcano names each <job>-<12 random>, drawn for every volume, even one
+// whose claim is mounted already; with names nil (deterministic choice)
+// the volume is named <job>-volume-<i> and mounts VolumeClaimName.
+func mountVolumes(job *vcjob.Job, pod *corev1.Pod, names NameSource) {
 	seen := map[string]bool{}
 	for i, v := range job.Spec.Volumes {
-		claim := VolumeClaimName(job, i)
+		claim := v.VolumeClaimName
+		name := job.Name + "-volume-" + strconv.Itoa(i)
+		if names != nil {
+			name = job.Name + "-" + names.RandomString(12)
+		} else {
+			claim = VolumeClaimName(job, i)
+		}
 		if seen[claim] {
 			continue
 		}
 		seen[claim] = true
-		name := job.Name + "-volume-" + strconv.Itoa(i)
 		pod.Spec.Volumes = append(pod.Spec.Volumes, corev1.Volume{
 			Name:         name,
 			VolumeSource: corev1.VolumeSource{PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claim}},

@@ -57,9 +57,17 @@ type SyncPlan struct {
 	// Claims are the volume claims to ensure (Initiate only), before the
 	// PodGroup.
 	Claims []Claim `json:"claims,omitempty"`
-	// Err is a plugin's error: after InitStatus is written, the call stops
-	// with it.
+	// UpdateJob, when set, is the job with the claim names generated for
+	// its volumes (Claims): its spec is written back (an update of the
+	// job, not of its status) after the claims, before the PodGroup.
+	UpdateJob *vcjob.Job `json:"-"`
+	// Err is a plugin's error (OnJobAdd, OnJobUpdate) or a failed claim
+	// lookup: after InitStatus is written, the call stops with it.
 	Err error `json:"-"`
+	// RenderErr is a plugin's OnPodCreate error: the objects, claims, job
+	// and PodGroup are applied, as Volcano has done them by then, and the
+	// call stops with it; no pod is created or deleted, no status written.
+	RenderErr error `json:"-"`
 
 	job     *vcjob.Job
 	c       counts
@@ -121,12 +129,26 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 		}
 		merge(&p.Objects, objs)
 	}
+	if len(job.Spec.Volumes) > 0 {
+		// One source for the plan, claims first, then pods, as Volcano
+		// draws them.
+		opts.Names = namesFor(opts.Names, string(job.UID))
+	}
 	if p.Initiate {
-		p.Claims = claims(job)
+		var generated bool
+		var err error
+		p.Claims, generated, err = claims(job, &opts)
+		if err != nil {
+			p.Err = err
+			return p
+		}
+		if generated {
+			p.UpdateJob = job
+		}
 	}
 	p.PodGroup = opts.PodGroup
 	if p.PodGroup == nil {
-		desired := podgroup.Desired(job, opts.Priorities)
+		desired := podgroup.DesiredWith(job, opts.podGroupOptions())
 		p.PodGroup = &desired
 	}
 	p.Reconcile = podgroup.ReconcilesPods(pg.Phase, pg.Exists)
@@ -154,7 +176,10 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 		// Plugins see every missing pod, even of a task still waiting on
 		// its dependencies, as in Volcano.
 		create := p.render(job, task, missing, opts)
-		if p.Err != nil {
+		if p.RenderErr != nil {
+			// Volcano renders every pod before it creates any: nothing
+			// is created or deleted.
+			p.Create, p.Delete, p.Waiting = nil, nil, nil
 			return p
 		}
 		if dependsOnMet(ji, task, opts.Recount) {
@@ -234,10 +259,10 @@ func (p *SyncPlan) countTask(ji *vcjob.JobInfo, task *vcjob.TaskSpec, opts PlanO
 func (p *SyncPlan) render(job *vcjob.Job, task *vcjob.TaskSpec, missing []int, opts PlanOptions) []*corev1.Pod {
 	out := make([]*corev1.Pod, 0, len(missing))
 	for _, i := range missing {
-		pod := RenderPod(job, task, i)
+		pod := RenderPodWith(job, task, i, opts)
 		for _, pl := range opts.Plugins {
 			if err := pl.OnPodCreate(pod, job); err != nil {
-				p.Err = fmt.Errorf("plugin %s on pod %s: %w", pl.Name(), pod.Name, err)
+				p.RenderErr = fmt.Errorf("plugin %s on pod %s: %w", pl.Name(), pod.Name, err)
 				return nil
 			}
 		}

@@ -495,16 +495,45 @@ func (c *Cluster) Object(kind, namespace, name string) runtime.Object {
 	return nil
 }
 
-// EnsureClaim implements statemachine.Applier.
+// EnsureClaim implements statemachine.Applier: a claim with a spec is
+// created when missing (and journaled whole, as Volcano writes it); one
+// without must exist.
 func (c *Cluster) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
 	k := key(job.Namespace, claim.Name)
 	if c.claims[k] {
 		return nil
 	}
 	if claim.Spec == nil {
-		return fmt.Errorf("pvc %s is not found; the job stays Pending until it is created", claim.Name)
+		return fmt.Errorf("pvc %s is not found, the job will be in the Pending state until the PVC is created", claim.Name)
 	}
 	c.claims[k] = true
+	c.Journal.ClaimsCreated = append(c.Journal.ClaimsCreated, &corev1.PersistentVolumeClaim{
+		ObjectMeta: metav1.ObjectMeta{Namespace: job.Namespace, Name: claim.Name,
+			OwnerReferences: []metav1.OwnerReference{vcjob.ControllerRef(job)}},
+		Spec: *claim.Spec.DeepCopy(),
+	})
+	return nil
+}
+
+// ClaimExists implements statemachine.Applier.
+func (c *Cluster) ClaimExists(namespace, name string) (bool, error) {
+	return c.claims[key(namespace, name)], nil
+}
+
+// UpdateJob implements statemachine.Applier: the stored job takes job's
+// metadata and spec and keeps its status, as the API server does for a
+// write of the main resource; job is left holding the new
+// resourceVersion.
+func (c *Cluster) UpdateJob(job *vcjob.Job) error {
+	prev := c.jobs[key(job.Namespace, job.Name)]
+	if prev == nil {
+		return fmt.Errorf("memcluster: job %s/%s not found", job.Namespace, job.Name)
+	}
+	next := job.DeepCopy()
+	next.Status = prev.Status
+	c.putJob(next)
+	c.Journal.JobWrites = append(c.Journal.JobWrites, next)
+	job.ResourceVersion = next.ResourceVersion
 	return nil
 }
 
