@@ -90,10 +90,10 @@ func (c *counts) apply(s *vcjob.JobStatus, was map[string]vcjob.TaskState) (kept
 		s.TaskStatusCount = was
 		return true
 	}
-	s.TaskStatusCount = nil
-	if len(c.tasks) == 0 {
-		return false
-	}
+	// Volcano builds the counts in a fresh map, empty when no pod is
+	// counted, and compares statuses with reflect.DeepEqual: a stored
+	// status without task counts (nil, as the API server hands back an
+	// empty map) differs from one with none, and is written again.
 	s.TaskStatusCount = make(map[string]vcjob.TaskState, len(c.tasks))
 	for _, t := range c.tasks {
 		m := map[corev1.PodPhase]int32{}
@@ -110,7 +110,7 @@ func (c *counts) apply(s *vcjob.JobStatus, was map[string]vcjob.TaskState) (kept
 // than ranging over maps, which costs more for the few entries there are.
 func (c *counts) sameTasks(m map[string]vcjob.TaskState) bool {
 	if len(c.tasks) == 0 {
-		return m == nil
+		return m != nil && len(m) == 0
 	}
 	if len(m) != len(c.tasks) {
 		return false
@@ -191,7 +191,7 @@ func statusEqualTasks(a, b *vcjob.JobStatus, tasksSame bool) bool {
 	}
 	if (len(a.ControlledResources) > 0 || len(b.ControlledResources) > 0) && !maps.Equal(a.ControlledResources, b.ControlledResources) ||
 		len(a.Conditions) != len(b.Conditions) ||
-		len(a.TaskStatusCount) != len(b.TaskStatusCount) {
+		len(a.TaskStatusCount) != len(b.TaskStatusCount) || (a.TaskStatusCount == nil) != (b.TaskStatusCount == nil) {
 		return false
 	}
 	if tasksSame {

@@ -65,7 +65,9 @@ func collectV2(got Got, cl *memcluster.Cluster, input *vcjob.Job, priorities pod
 		got.ControlledResources = map[string]string{}
 	}
 	got.RawCreatedPods = nil
-	for _, p := range j.Created {
+	created := append([]*corev1.Pod(nil), j.Created...)
+	sort.Slice(created, func(a, b int) bool { return created[a].Name < created[b].Name })
+	for _, p := range created {
 		raw, err := json.Marshal(p)
 		if err != nil {
 			return got, err
