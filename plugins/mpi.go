@@ -1,7 +1,6 @@
 package plugins
 
 import (
-	"fmt"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -56,7 +55,7 @@ func MPIHostList(job *vcjob.Job, worker *vcjob.TaskSpec) string {
 // OnPodCreate opens the port in every container and init container that
 // does not expose it yet, and gives the master pod MPI_HOST in every
 // container and init container. A master pod in a job without the worker
-// task is an error (Volcano crashes there).
+// task is left as it is, as Volcano leaves it.
 func (p *mpiPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 	if err := checkPod(p.Name(), pod, job); err != nil {
 		return err
@@ -66,7 +65,7 @@ func (p *mpiPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 	if isMaster {
 		worker, ok := findTask(job, p.worker)
 		if !ok {
-			return fmt.Errorf("plugin %q: job %s/%s has no worker task %q", p.Name(), job.Namespace, job.Name, p.worker)
+			return nil
 		}
 		hosts = MPIHostList(job, worker)
 	}

@@ -127,20 +127,23 @@ func (p *pytorchPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 	return nil
 }
 
-// waitForMasterScript polls until the master's name resolves and its port
-// accepts connections, failing after timeout seconds.
+// waitForMasterScript is the wait-for-master init container's script,
+// word for word what Volcano writes: it polls the master's port with nc
+// or bash's /dev/tcp every 2 seconds and gives up after timeout seconds.
 func waitForMasterScript(addr string, port, timeout int) string {
-	return fmt.Sprintf(`waited=0
-until nslookup %[1]s >/dev/null 2>&1 && nc -z %[1]s %[2]d; do
-  if [ "$waited" -ge %[3]d ]; then
-    echo "master %[1]s:%[2]d not ready after %[3]d seconds"
+	return fmt.Sprintf(`echo "Waiting for master node %[1]s:%[2]d to be ready..."
+TIMEOUT=%[3]d
+ELAPSED=0
+until { nc -z %[1]s %[2]d || echo > /dev/tcp/%[1]s/%[2]d; } 2>/dev/null; do
+  if [ $ELAPSED -ge $TIMEOUT ]; then
+    echo "Timeout waiting for master after ${TIMEOUT} seconds"
     exit 1
   fi
+  echo "Master not ready yet, retrying in 2 seconds... (elapsed: ${ELAPSED}s)"
   sleep 2
-  waited=$((waited + 2))
+  ELAPSED=$((ELAPSED + 2))
 done
-echo "master %[1]s:%[2]d is ready"
-`, addr, port, timeout)
+echo "Master node is ready!"`, addr, port, timeout)
 }
 
 // setInitContainer appends c to the pod's init containers; when one of

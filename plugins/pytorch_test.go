@@ -52,9 +52,9 @@ func TestPytorchMasterAndWorkers(t *testing.T) {
 		assert.Equal(t, "busybox:1.36.1", ic.Image)
 		require.Len(t, ic.Command, 3)
 		assert.Equal(t, []string{"sh", "-c"}, ic.Command[:2])
-		assert.Contains(t, ic.Command[2], "nslookup pytorch-job-master-0.pytorch-job")
+		assert.Contains(t, ic.Command[2], "/dev/tcp/pytorch-job-master-0.pytorch-job/23456")
 		assert.Contains(t, ic.Command[2], "nc -z pytorch-job-master-0.pytorch-job 23456")
-		assert.Contains(t, ic.Command[2], `-ge 300 `)
+		assert.Contains(t, ic.Command[2], "TIMEOUT=300\n")
 		assert.Empty(t, ic.Env, "the wait container gets no training env")
 	}
 }
@@ -85,7 +85,7 @@ func TestPytorchTimeoutAndMasterHostname(t *testing.T) {
 	p := mustBuild(t, "pytorch", "--wait-master-enabled=true", "--wait-master-timeout=600", "--wait-master-image=alpine:3.20")
 	w := created(t, p, job, "worker", 0)
 	assert.Equal(t, "rdzv.pytorch-job", envOf(w.Spec.Containers[0])["MASTER_ADDR"])
-	assert.True(t, strings.Contains(w.Spec.InitContainers[0].Command[2], "-ge 600 "))
+	assert.True(t, strings.Contains(w.Spec.InitContainers[0].Command[2], "TIMEOUT=600\n"))
 	assert.Equal(t, "alpine:3.20", w.Spec.InitContainers[0].Image)
 }
 

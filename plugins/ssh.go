@@ -105,13 +105,18 @@ func SSHConfigFor(job *vcjob.Job, port int) string {
 }
 
 // OnPodCreate mounts the Secret's files at the key path (a subPath mount of
-// its .ssh directory, mode 0600) in every container and init container.
+// its .ssh directory) in every container and init container: mode 0600 at
+// the default path /root/.ssh, 0644 elsewhere, as Volcano mounts them (a
+// non-root user's ssh must read keys it does not own).
 func (p *sshPlugin) OnPodCreate(pod *corev1.Pod, job *vcjob.Job) error {
 	if err := checkPod(p.Name(), pod, job); err != nil {
 		return err
 	}
 	secret := SSHSecretName(job)
 	mode := int32(0o600)
+	if p.keyPath != SSHDefaultPath {
+		mode = 0o644
+	}
 	items := make([]corev1.KeyToPath, 0, 4)
 	for _, k := range []string{SSHPrivateKey, SSHPublicKey, SSHAuthorizedKeys, SSHConfig} {
 		items = append(items, corev1.KeyToPath{Key: k, Path: sshRelativePath + "/" + k})

@@ -18,8 +18,7 @@ const mpiSSHConfig = "StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\n" 
 	"Host mpi-job-mpiworker-0\n  HostName mpi-job-mpiworker-0.mpi-job\n  Port 22\n" +
 	"Host mpi-job-mpiworker-1\n  HostName mpi-job-mpiworker-1.mpi-job\n  Port 22\n"
 
-func sshVolume(name string) []corev1.Volume {
-	mode := int32(0o600)
+func sshVolume(name string, mode int32) []corev1.Volume {
 	return []corev1.Volume{{Name: name, VolumeSource: corev1.VolumeSource{Secret: &corev1.SecretVolumeSource{
 		SecretName: name,
 		Items: []corev1.KeyToPath{
@@ -36,16 +35,19 @@ func TestSSHPodCreate(t *testing.T) {
 	cases := []struct {
 		args []string
 		path string
+		mode int32
 	}{
-		{nil, "/root/.ssh"},
-		{[]string{"--ssh-key-file-path=/home/user/.ssh"}, "/home/user/.ssh"},
+		{nil, "/root/.ssh", 0o600},
+		// Elsewhere Volcano mounts the keys readable by all (a fact of a
+		// recorded vector).
+		{[]string{"--ssh-key-file-path=/home/user/.ssh"}, "/home/user/.ssh", 0o644},
 	}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {
 			job := mpiJob()
 			p := mustBuild(t, "ssh", tc.args...)
 			pod := created(t, p, job, "mpimaster", 0)
-			assert.Equal(t, sshVolume("mpi-job-ssh"), pod.Spec.Volumes)
+			assert.Equal(t, sshVolume("mpi-job-ssh", tc.mode), pod.Spec.Volumes)
 			want := []corev1.VolumeMount{{Name: "mpi-job-ssh", MountPath: tc.path, SubPath: ".ssh"}}
 			for _, c := range append(pod.Spec.InitContainers, pod.Spec.Containers...) {
 				assert.Equal(t, want, c.VolumeMounts, c.Name)

@@ -125,7 +125,9 @@ func collectV2(got Got, cl *memcluster.Cluster, input *vcjob.Job, priorities pod
 		got.PluginObjects = append(got.PluginObjects, raw)
 	}
 	got.PVCs = nil
+	got.createdClaims = nil
 	for _, pvc := range j.ClaimsCreated {
+		got.createdClaims = append(got.createdClaims, pvc.Name)
 		raw, err := json.Marshal(pvc)
 		if err != nil {
 			return got, err
@@ -154,8 +156,20 @@ type normaliser struct {
 
 // newNormaliser learns the generated claim names from the job as the step
 // wrote it (got) against the job as it came in.
-func newNormaliser(input *vcjob.Job, written *vcjob.Job) *normaliser {
+func newNormaliser(input *vcjob.Job, written *vcjob.Job, createdClaims []string) *normaliser {
 	n := &normaliser{gen: map[string]string{}, claims: map[string]int{}}
+	named := map[string]bool{}
+	for _, v := range input.Spec.Volumes {
+		named[v.VolumeClaimName] = true
+	}
+	// A sync that failed before writing the job back still created the
+	// claims of the volumes before the failure, in spec order.
+	var unnamedCreated []string
+	for _, c := range createdClaims {
+		if !named[c] {
+			unnamedCreated = append(unnamedCreated, c)
+		}
+	}
 	for i, v := range input.Spec.Volumes {
 		name := v.VolumeClaimName
 		if name == "" && written != nil && i < len(written.Spec.Volumes) {
@@ -163,6 +177,11 @@ func newNormaliser(input *vcjob.Job, written *vcjob.Job) *normaliser {
 				n.gen[g] = "$GENPVC[" + strconv.Itoa(i) + "]"
 				name = n.gen[g]
 			}
+		}
+		if name == "" && v.VolumeClaim != nil && len(unnamedCreated) > 0 {
+			n.gen[unnamedCreated[0]] = "$GENPVC[" + strconv.Itoa(i) + "]"
+			name = n.gen[unnamedCreated[0]]
+			unnamedCreated = unnamedCreated[1:]
 		}
 		if _, ok := n.claims[name]; !ok && name != "" {
 			n.claims[name] = i
@@ -387,7 +406,7 @@ func sshPublicKey(s string, priv *rsa.PrivateKey) (string, bool) {
 // Volcano, or "" when every area agrees; failed lists every area that
 // differs.
 func diffV2(c *Case, want, got Expect, input, written *vcjob.Job) (first string, failed []string) {
-	n := newNormaliser(input, written)
+	n := newNormaliser(input, written, got.createdClaims)
 	check := func(area, d string) {
 		if d == "" {
 			return
@@ -397,8 +416,14 @@ func diffV2(c *Case, want, got Expect, input, written *vcjob.Job) (first string,
 			first = area + ": " + d
 		}
 	}
-	// status: the decision, the status, the writes, the deletes.
-	d := Diff(want, got)
+	// status: the decision, the status, the writes, the deletes. The
+	// created pods are compared whole below, against their variants too.
+	w, g := want, got
+	w.CreatedPods, g.CreatedPods = nil, nil
+	d := Diff(w, g)
+	if d == "" && len(want.CreatedPods) != len(got.CreatedPods) {
+		d = fmt.Sprintf("createdPods: want %v, got %v", names(want.CreatedPods), names(got.CreatedPods))
+	}
 	if d == "" && want.StatusWrites != nil && (got.StatusWrites == nil || *want.StatusWrites != *got.StatusWrites) {
 		d = fmt.Sprintf("statusWrites: want %d, got %v", *want.StatusWrites, deref(got.StatusWrites))
 	}

@@ -68,6 +68,8 @@ type Expect struct {
 	// input and written are the job before the step and as it stored
 	// after it (a replay's own, for normalising generated names).
 	input, written *vcjob.Job
+	// createdClaims are the names of the claims the replay created.
+	createdClaims []string
 }
 
 // Status is the part of the job status the vectors compare.
