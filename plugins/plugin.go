@@ -93,7 +93,6 @@ func checkPod(name string, pod *corev1.Pod, job *vcjob.Job) error {
 	return checkJob(name, job)
 }
 
-
 // jobSelector selects the job's pods by the labels every pod carries.
 func jobSelector(job *vcjob.Job) map[string]string {
 	return map[string]string{

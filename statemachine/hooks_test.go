@@ -86,11 +86,12 @@ func TestSyncRunsPluginHooks(t *testing.T) {
 	t.Run("volumes become claims recorded in the status", func(t *testing.T) {
 		ji := fixture(t, vcjob.Pending)
 		ji.Job.Spec.Volumes = []vcjob.VolumeSpec{{MountPath: "/data", VolumeClaimName: "shared"}, {MountPath: "/out", VolumeClaim: &corev1.PersistentVolumeClaimSpec{}}}
-		p := statemachine.PlanSyncWith(ji, running, now, statemachine.PlanOptions{})
+		p := statemachine.PlanSyncWith(ji, running, now, statemachine.PlanOptions{Choices: statemachine.Choices{DeterministicClaimNames: true}})
 		require.Len(t, p.Claims, 2)
 		assert.Nil(t, p.Claims[0].Spec, "a named claim must exist")
 		assert.Equal(t, "j-volume-1", p.Claims[1].Name)
 		assert.NotNil(t, p.Claims[1].Spec)
+		assert.Nil(t, p.UpdateJob, "deterministic names are not written back")
 	})
 }
 
