@@ -242,7 +242,7 @@ func (a *Applier) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
 		return err
 	}
 	if claim.Spec == nil {
-		return fmt.Errorf("pvc %s/%s not found; the job waits until it exists", job.Namespace, claim.Name)
+		return fmt.Errorf("pvc %s is not found, the job will be in the Pending state until the PVC is created", claim.Name)
 	}
 	pvc := &corev1.PersistentVolumeClaim{
 		ObjectMeta: metav1.ObjectMeta{Namespace: job.Namespace, Name: claim.Name,
@@ -346,6 +346,49 @@ func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 			klog.ErrorS(err, "Cannot read back the job written", "job", klog.KObj(job))
 			return nil
 		}
+		a.StatusWritten(written)
+	}
+	return nil
+}
+
+// ClaimExists implements statemachine.Applier: whether a volume claim of
+// that name exists (NotFound is false). The library asks only while it
+// draws a name for a volume that has none, when a job is initiated.
+func (a *Applier) ClaimExists(namespace, name string) (bool, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	_, err := a.Kube.CoreV1().PersistentVolumeClaims(namespace).Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// UpdateJob implements statemachine.Applier: the job itself is written
+// (its spec holds the claim names the library generated), with the API
+// server's conflict check on its resourceVersion; job takes the new one,
+// and the controller's cache the job as written.
+func (a *Applier) UpdateJob(job *vcjob.Job) error {
+	u, err := toUnstructured(job, jobGVK)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := a.ctx()
+	defer cancel()
+	out, err := a.Dynamic.Resource(JobsResource).Namespace(job.Namespace).Update(ctx, u, metav1.UpdateOptions{FieldManager: FieldManager})
+	if err != nil {
+		return err
+	}
+	a.Metrics.Inc(MetricJobWrites)
+	job.ResourceVersion = out.GetResourceVersion()
+	if a.StatusWritten != nil {
+		written, err := JobFromUnstructured(out)
+		if err != nil {
+			klog.ErrorS(err, "Cannot read back the job written", "job", klog.KObj(job))
+			return nil
+		}
+		// The server keeps the status it has; the step goes on with its own.
+		written.Status = job.Status
 		a.StatusWritten(written)
 	}
 	return nil

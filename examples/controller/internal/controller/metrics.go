@@ -34,6 +34,7 @@ const (
 	MetricDelayFired       = "vcjob_controller_delayed_actions_fired_total"
 	MetricDelayCancelled   = "vcjob_controller_delayed_actions_cancelled_total"
 	MetricStatusWrites     = "vcjob_controller_status_writes_total"
+	MetricJobWrites        = "vcjob_controller_job_writes_total"
 	MetricInformerEvents   = "vcjob_controller_informer_events_total"
 	MetricDeleteRetries    = "vcjob_controller_pod_delete_retries_total"
 	MetricCommands         = "vcjob_controller_commands_total"
@@ -57,6 +58,7 @@ func NewMetrics() *Metrics {
 			MetricDelayFired:      "Delayed actions that came due and ran.",
 			MetricDelayCancelled:  "Delayed actions cancelled (by a pod event, a same-level action or the job's deletion).",
 			MetricStatusWrites:    "Job status writes that succeeded.",
+			MetricJobWrites:       "Job writes (generated claim names written into the spec) that succeeded.",
 			MetricInformerEvents:  "Informer notifications handled, by kind and type.",
 			MetricDeleteRetries:   "Retries of pod deletes that had failed, by outcome.",
 			MetricCommands:        "Commands taken (deleted and turned into a request), by action.",

@@ -60,6 +60,8 @@ func newShard(id int, c *Controller) *shard {
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[item]{}),
 		step: &worker.Step{Jobs: c.jobs, Delays: delay.New(), Cluster: &statemachine.Applied{
 			Applier: c.applier, Plugins: c.plugins, Priorities: c.priority,
+			// Claim names nobody can predict, as Volcano's.
+			Names: statemachine.RandomNames(),
 		}},
 	}
 }
@@ -187,6 +189,10 @@ func (s *shard) record(rec worker.Record) {
 	}
 	if rec.Err != nil {
 		m.Inc(MetricErrors)
+	}
+	for _, w := range rec.Effects.Warnings {
+		// Volcano logs a plugin's bad argument on every sync too.
+		klog.V(2).InfoS("Plugin argument ignored", "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName), "warning", w)
 	}
 	if rec.Skipped != "" {
 		klog.V(4).InfoS("Request skipped", "worker", s.id, "request", rec.Request.String(), "reason", rec.Skipped)
