@@ -128,3 +128,16 @@ func TestJSON(t *testing.T) {
 		t.Errorf("rows lack ruleText: %v", r.Explain.Rows[0])
 	}
 }
+
+// A plugin argument Volcano does not know is reported, not refused: the
+// job runs, with the flags after it unread.
+func TestPluginArgumentWarning(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if status := run([]string{"-explain=false", "testdata/plugin-argument.yaml"}, &out, &errOut); status != exitOK {
+		t.Fatalf("exit %d:\n%s%s", status, out.String(), errOut.String())
+	}
+	want := `plugin argument ignored (Volcano logs it and reads no flag after it): plugin "ssh": argument "--no-root=true"`
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}

@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/policy"
 )
 
@@ -51,7 +52,10 @@ type report struct {
 	Defaults []string         `json:"defaults,omitempty"`
 	Invalid  []string         `json:"invalid,omitempty"`
 	Findings []policy.Finding `json:"findings"`
-	Explain  *policy.Table    `json:"explain,omitempty"`
+	// PluginWarnings are plugin arguments Volcano's controller logs and
+	// goes past on every sync (the flags after them are not read).
+	PluginWarnings []string      `json:"pluginWarnings,omitempty"`
+	Explain        *policy.Table `json:"explain,omitempty"`
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -129,6 +133,12 @@ func lint(file string, doc int, job *vcjob.Job, explain bool) report {
 	for _, e := range vcjob.ValidateJob(defaulted) {
 		r.Invalid = append(r.Invalid, e.Error())
 	}
+	// The keys are never used: only the arguments are read.
+	if _, warnings, err := plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource())).BuildAll(defaulted); err == nil {
+		for _, w := range warnings {
+			r.PluginWarnings = append(r.PluginWarnings, w.Error())
+		}
+	}
 	if explain {
 		t := policy.Explain(defaulted)
 		r.Explain = &t
@@ -187,6 +197,9 @@ func printText(w io.Writer, r report) {
 	}
 	for _, e := range r.Invalid {
 		fmt.Fprintf(w, "  invalid: %s\n", e)
+	}
+	for _, e := range r.PluginWarnings {
+		fmt.Fprintf(w, "  plugin argument ignored (Volcano logs it and reads no flag after it): %s\n", e)
 	}
 	if len(r.Findings) == 0 {
 		fmt.Fprintf(w, "  no findings\n")

@@ -75,6 +75,9 @@ func (t textTranscript) record(r worker.Record) {
 	if len(r.Effects.Waiting) > 0 {
 		fmt.Fprintf(w, "    waiting  %s (dependsOn not met)\n", strings.Join(r.Effects.Waiting, " "))
 	}
+	for _, warning := range r.Effects.Warnings {
+		fmt.Fprintf(w, "    warning  %s (Volcano logs it and goes on)\n", warning)
+	}
 	if r.Effects.PodGroupDeleted {
 		fmt.Fprintf(w, "    podgroup deleted\n")
 	}
