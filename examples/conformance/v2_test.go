@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"slices"
+	"testing"
+)
+
+const publicVectorsV2 = "../../../shared/conformance/vectors-v2-public.jsonl"
+
+// TestPublicVectorsV2 replays Volcano's recorded SyncJob steps and
+// compares every object written; every case must pass, each way.
+func TestPublicVectorsV2(t *testing.T) {
+	if _, err := os.Stat(publicVectorsV2); err != nil {
+		t.Skipf("no vectors at %s: %v", publicVectorsV2, err)
+	}
+	for _, mode := range []Mode{Direct, ThroughStep} {
+		for _, recount := range []bool{false, true} {
+			opts := Options{Mode: mode, Recount: recount}
+			var out bytes.Buffer
+			tally := &areaTally{wrong: map[string]int{}}
+			passed, failed, err := runFile(publicVectorsV2, opts, &out, false, tally)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if failed > 0 || passed == 0 || tally.cases != passed {
+				t.Fatalf("%+v: %d passed, %d failed:\n%s", opts, passed, failed, out.String())
+			}
+		}
+	}
+}
+
+// fullCase is the first public v2 case that writes something in every
+// area, replayed.
+func fullCase(t *testing.T) (*Case, Got) {
+	f, err := os.Open(publicVectorsV2)
+	if err != nil {
+		t.Skipf("no vectors at %s: %v", publicVectorsV2, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var c Case
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		e := c.Expect
+		if len(e.RawCreatedPods) == 0 || len(e.PluginObjects) == 0 || len(e.PVCs) == 0 || len(e.JobSpecVolumes) == 0 || string(e.PodGroup) == "null" {
+			continue
+		}
+		if err := c.decodeCreated(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Replay(&c, Options{Mode: Direct})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first, _ := diffV2(&c, c.Expect, got, got.input, got.written); first != "" {
+			t.Fatalf("%s does not pass: %s", c.Name, first)
+		}
+		return &c, got
+	}
+	t.Skip("no case writes in every area")
+	return nil, Got{}
+}
+
+// TestDiffV2SeesEachArea: a change in any area of what the library wrote
+// is reported in that area, so a passing run means agreement.
+func TestDiffV2SeesEachArea(t *testing.T) {
+	c, base := fullCase(t)
+	edit := func(raw []byte, from, to string) []byte {
+		if !bytes.Contains(raw, []byte(from)) {
+			t.Fatalf("%q not in %s", from, raw)
+		}
+		return bytes.Replace(raw, []byte(from), []byte(to), 1)
+	}
+	mutations := map[string]func(g *Got){
+		"status": func(g *Got) { n := *g.StatusWrites + 1; g.StatusWrites = &n },
+		"createdPods": func(g *Got) {
+			pods := slices.Clone(g.RawCreatedPods)
+			pods[0] = edit(pods[0], `"containers":[{`, `"containers":[{"tty":true,`)
+			g.RawCreatedPods = pods
+		},
+		"pluginObjects": func(g *Got) { g.PluginObjects = g.PluginObjects[1:] },
+		"podGroup":      func(g *Got) { g.PodGroup = edit(slices.Clone(g.PodGroup), `"minMember":`, `"minMember":1`) },
+		"minResources":  func(g *Got) { g.MinResources = edit(slices.Clone(g.MinResources), `"pods":"`, `"pods":"1`) },
+		"pvcs":          func(g *Got) { g.PVCs = nil },
+		"controlledResources": func(g *Got) {
+			g.ControlledResources = map[string]string{"plugin-x": "x"}
+		},
+		"jobSpecVolumes": func(g *Got) {
+			g.JobSpecVolumes = edit(slices.Clone(g.JobSpecVolumes), `"mountPath":"`, `"mountPath":"/x`)
+		},
+	}
+	for _, area := range areas {
+		mutate, ok := mutations[area]
+		if !ok {
+			t.Errorf("no mutation for area %s", area)
+			continue
+		}
+		got := base
+		mutate(&got)
+		first, failed := diffV2(c, c.Expect, got, got.input, got.written)
+		if !slices.Contains(failed, area) {
+			t.Errorf("%s: change not reported in its area (first %q, areas %v)", area, first, failed)
+		}
+	}
+}
+
+// TestSSHKeysDescribed: the runner's keys are described as FORMAT-v2
+// says, the public key matching the private one.
+func TestSSHKeysDescribed(t *testing.T) {
+	keys, err := rsaKeys()
+	if err != nil {
+		t.Skip(err)
+	}
+	priv := rsaKey(string(keys.Private))
+	if priv == nil {
+		t.Fatal("the private key is not PKCS#1 PEM")
+	}
+	got, ok := sshPublicKey(string(keys.Public), priv)
+	want := `$SSH_PUBLIC_KEY(ssh-rsa,2048-bit,matches-id_rsa=true,comment="",trailing-newline=true)`
+	if !ok || got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if _, ok := sshPublicKey("not a key", priv); ok {
+		t.Error("garbage described as a key")
+	}
+}
