@@ -307,8 +307,11 @@ func nothingToDo(ji *vcjob.JobInfo) (bool, error) {
 
 // options builds the job's plugins.
 func (a *Applied) options(job *vcjob.Job) (PlanOptions, error) {
-	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices,
-		ClaimExists: a.Applier.ClaimExists}
+	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices}
+	if len(job.Spec.Volumes) > 0 {
+		// A method value allocates: only jobs with volumes need it.
+		opts.ClaimExists = a.Applier.ClaimExists
+	}
 	if a.Plugins == nil || len(job.Spec.Plugins) == 0 {
 		return opts, nil
 	}
