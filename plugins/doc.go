@@ -9,19 +9,29 @@
 // apply, references to delete) and change nothing of the job but
 // status.controlledResources, where a plugin records itself as
 // "plugin-<name>": "<name>" on add and removes that on delete, as Volcano
-// does. OnJobAdd does nothing when the record is already there. Every hook
-// is idempotent: running it twice equals running it once (no duplicate env
-// vars, volumes, mounts or ports; a second run asks for nothing new).
+// does. OnJobAdd does nothing when the record is already there. A second
+// run of a job hook asks for nothing new; OnPodCreate runs once per pod, as
+// in Volcano, which appends the env vars it sets (WithReplacedEnv makes it
+// idempotent).
 //
-// Arguments are parsed as Volcano parses them, with Go's flag package and
-// one flag set per plugin, but a bad argument is an error naming the plugin
-// and the argument (Volcano logs it and goes on). Ssh keys come only from an
-// injected KeySource; the package never generates keys.
+// By default a registry's plugins write what Volcano's write, object for
+// object. Arguments are parsed as Volcano parses them, with Go's flag
+// package, one flag set per plugin, ContinueOnError: a bad argument is a
+// Warning (BuildAll returns them) and the flags after it are not read.
+// vcjob's own choices are options: WithStrictArguments (a bad argument is
+// an error naming the plugin and the argument), WithObjectLabels (plugin
+// objects labelled with the job), WithReplacedEnv (a variable the template
+// sets is replaced, not appended a second time). The standalone
+// constructors (NewSvc, ...) report bad arguments as errors. Ssh keys come
+// only from an injected KeySource; the package never generates keys.
 //
 //	reg := plugins.NewRegistry(plugins.WithSSHKeys(keySource))
-//	ps, err := reg.Build(job) // job.spec.plugins, in sorted name order
+//	ps, warnings, err := reg.BuildAll(job) // job.spec.plugins, in sorted name order
 //	if err != nil {
-//		return err // unknown plugin, bad argument
+//		return err // unknown plugin, no key source
+//	}
+//	for _, w := range warnings {
+//		log.Print(w) // Volcano logs these and goes on
 //	}
 //	for _, p := range ps {
 //		objs, err := p.OnJobAdd(job) // apply objs.Apply, delete objs.Delete
@@ -117,11 +127,11 @@
 //
 // # Where this differs from Volcano
 //
-// Bad and left-over arguments, port numbers outside 1..65535 and empty task
-// names are errors at Build. An mpi master pod in a job without the worker
-// task is an error (Volcano crashes). Objects carry the labels
-// volcano.sh/job-name and volcano.sh/job-namespace (Volcano sets none). An
-// env var, volume or init container a plugin sets replaces one of the same
-// name instead of being appended a second time. Plugins run in sorted name
-// order (Volcano iterates a map).
+// With no option: an mpi master pod in a job without the worker task is
+// left as rendered (Volcano's plugin returns early). A volume or init
+// container a plugin sets replaces one of the same name. Plugins run in
+// sorted name order (Volcano iterates a map, so where the order matters
+// one pod can come out in several ways; the conformance vectors record
+// every one, and vcjob's order gives one of them). The options above are
+// vcjob's own choices, listed in the README.
 package plugins

@@ -7,8 +7,13 @@
 //     priorityClassName, networkTopology, one subGroupPolicy per partitioned
 //     task, and minResources;
 //   - MinResources: the resource floor, from task priorities (looked up
-//     through a PriorityLookup the caller injects) and PodRequest, each
-//     task's pod request times its pod count;
+//     through a PriorityLookup the caller injects), each task's pod charge
+//     times its pod count. A pod is charged as Volcano charges it,
+//     QuotaUsage (what Kubernetes' resource quota charges: count/pods,
+//     pods, requests.*, limits.* besides cpu, memory and the rest), so a
+//     PodGroup Volcano wrote is never rewritten; Options{Sizing:
+//     SizeByRequests} charges the pod's requests only (PodRequest), vcjob's
+//     own choice on request;
 //   - Update: whether an existing PodGroup must be rewritten, and with what
 //     (only priorityClassName, minMember, minResources, minTaskMember and
 //     subGroupPolicy ever change);

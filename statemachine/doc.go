@@ -29,6 +29,23 @@
 //		deletePodGroup()
 //	}
 //
+// Applied applies the plans through an Applier (the API calls: PodGroups,
+// plugin objects, claims, the job's spec and status, pods) in Volcano's
+// order. A SyncJob writes what Volcano's writes, object for object: the
+// pods in full, the plugins' objects, the PodGroup with minResources as
+// Volcano charges pods, claims named <job>-pvc-<random> (drawn from a
+// NameSource) and written back into the job. Where vcjob's own choice is
+// better (deterministic claim names, requests-only minResources) it is a
+// field of Choices, off by default:
+//
+//	a := &statemachine.Applied{Applier: myApplier, Plugins: registry,
+//		Names: statemachine.RandomNames()}
+//	a.Now = now
+//	_, err := statemachine.Execute(a, ji, vcjob.SyncJobAction, vcjob.Target{})
+//	for _, w := range a.Last.Warnings {
+//		log.Print(w) // plugin arguments Volcano logs and goes past
+//	}
+//
 // memcluster is such a Cluster, in memory; a real controller applies the
 // same plans with its clients.
 package statemachine
