@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"testing"
 	"time"
@@ -421,7 +422,13 @@ func TestMPIJobObjectsAndVolumes(t *testing.T) {
 	pods := waitPods(t, ns, "lm", 20*time.Second, "3 running pods", allPods(3, corev1.PodRunning))
 	waitPhase(t, ns, "lm", vcjob.Running, 20*time.Second)
 
-	pvc, err := kube.CoreV1().PersistentVolumeClaims(ns).Get(bg, "lm-volume-0", metav1.GetOptions{})
+	// As Volcano: the volume's claim is named <job>-pvc-<12 random> and
+	// written back into the job's spec by an update of the job.
+	claim := getJob(t, ns, "lm").Spec.Volumes[0].VolumeClaimName
+	if !regexp.MustCompile(`^lm-pvc-[0-9a-z]{12}$`).MatchString(claim) {
+		t.Fatalf("spec.volumes[0].volumeClaimName %q, want lm-pvc-<12 random>", claim)
+	}
+	pvc, err := kube.CoreV1().PersistentVolumeClaims(ns).Get(bg, claim, metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("claim: %v", err)
 	}
@@ -431,12 +438,12 @@ func TestMPIJobObjectsAndVolumes(t *testing.T) {
 	for _, p := range pods {
 		mounted := false
 		for _, v := range p.Spec.Volumes {
-			if v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName == "lm-volume-0" {
+			if v.PersistentVolumeClaim != nil && v.PersistentVolumeClaim.ClaimName == claim {
 				mounted = true
 			}
 		}
 		if !mounted {
-			t.Errorf("%s does not mount lm-volume-0", p.Name)
+			t.Errorf("%s does not mount %s", p.Name, claim)
 		}
 	}
 	secret, err := kube.CoreV1().Secrets(ns).Get(bg, "lm-ssh", metav1.GetOptions{})
