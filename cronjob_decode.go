@@ -5,11 +5,11 @@ import (
 	"fmt"
 )
 
+// +k8s:deepcopy-gen=false
+
 // CronJobTypeMismatchError says a document is not a batch.volcano.sh/v1alpha1
 // CronJob. APIVersion and Kind are what the document holds ("" when
 // missing).
-//
-// +k8s:deepcopy-gen=false
 type CronJobTypeMismatchError struct {
 	APIVersion string
 	Kind       string
