@@ -34,4 +34,3 @@ package vcjob
 // +k8s:deepcopy-gen=package
 
 //go:generate go run k8s.io/code-generator/cmd/deepcopy-gen@v0.37.2 --output-file zz_generated.deepcopy.go --go-header-file hack/boilerplate.go.txt .
-
