@@ -83,8 +83,8 @@ var vcjobTimeline = (function () {
     body.appendChild(scroll);
     body.appendChild(details);
     root.appendChild(body);
-    var tip = el('div', 'tl-tip');
-    document.body.appendChild(tip);
+    var tip = document.querySelector('body > .tl-tip');
+    if (!tip) { tip = el('div', 'tl-tip'); document.body.appendChild(tip); }
 
     var ctx = canvas.getContext('2d');
     var W = 0, H = 0, ppx = 1, pending = false;
