@@ -67,5 +67,5 @@ const Style = `
 .tl-details { width: 320px; border-left: 1px solid #ddd; padding: 8px; overflow: auto; font-size: 12px; white-space: pre-wrap; }
 .tl-tip { position: fixed; pointer-events: none; background: #fffff0; border: 1px solid #999; padding: 4px 6px; font-size: 12px; white-space: pre-wrap; max-width: 480px; display: none; z-index: 10; box-shadow: 0 2px 6px #0003; }
 .tl-failure { color: #b00020; font-weight: bold; }
-.tl-summary { font-size: 12px; color: #444; }
+.tl-summary { font-size: 12px; color: #444; max-height: 3.2em; overflow: auto; }
 `

@@ -4,7 +4,7 @@
 // number of pods.
 var vcjobTimeline = (function () {
   'use strict';
-  var t0 = performance.now();
+  var t0 = performance.now(), mounted = false;
   var POD = { Pending: '#f2c94c', Running: '#27ae60', Succeeded: '#2f80ed', Failed: '#eb5757', Unknown: '#9b51e0', Terminating: '#bdbdbd' };
   var JOB = { Pending: '#f2c94c', Running: '#27ae60', Restarting: '#f2994a', Completing: '#8fc3f7', Completed: '#2f80ed',
     Aborting: '#c9a27e', Aborted: '#8d6e63', Terminating: '#cfcfcf', Terminated: '#9e9e9e', Failed: '#eb5757' };
@@ -294,9 +294,13 @@ var vcjobTimeline = (function () {
     fitZoom();
     draw();
     var drawn = performance.now();
-    root.dataset.renderMs = (drawn - t0).toFixed(1);
+    // The first picture of a page counts from the script's start (parsing
+    // the data included); a page that mounts again counts from the mount.
+    var since = mounted ? tParse : t0;
+    mounted = true;
+    root.dataset.renderMs = (drawn - since).toFixed(1);
     root.dataset.lanes = lanes.length;
-    stat.textContent = lanes.length + ' pods, ' + markers.length + ' markers; parsed and drawn in ' + (drawn - t0).toFixed(0) + ' ms (first frame ' + (drawn - tParse).toFixed(0) + ' ms)';
+    stat.textContent = lanes.length + ' pods, ' + markers.length + ' markers; drawn in ' + (drawn - since).toFixed(0) + ' ms (the first frame ' + (drawn - tParse).toFixed(0) + ' ms)';
 
     // For tests and embedding pages: where things are, and what colour is
     // drawn there.

@@ -313,6 +313,9 @@ func (s *sim) summary() string {
 		pods = append(pods, strings.TrimPrefix(p.Name, s.job+"-")+"="+state)
 	}
 	sort.Strings(pods)
+	if len(pods) > maxListedPods {
+		pods = countPods(pods)
+	}
 	pg := "none"
 	if g := s.cluster.PodGroup(job); g.Exists {
 		pg = string(g.Phase)
@@ -327,6 +330,25 @@ func (s *sim) summary() string {
 	}
 	return fmt.Sprintf("phase %s, retryCount %d, version %d; %s; podgroup %s; delayed %d; pods: %s",
 		orNone(st.State.Phase), st.RetryCount, st.Version, counts, pg, s.step.Delays.Len(), strings.Join(pods, " "))
+}
+
+// maxListedPods is how many pods the summary names one by one; beyond it,
+// it counts them by state.
+const maxListedPods = 20
+
+// countPods turns "worker-0=Running" entries into "Running=9999" counts.
+func countPods(pods []string) []string {
+	n := map[string]int{}
+	for _, p := range pods {
+		_, state, _ := strings.Cut(p, "=")
+		n[state]++
+	}
+	var out []string
+	for state, c := range n {
+		out = append(out, fmt.Sprintf("%d %s", c, state))
+	}
+	sort.Strings(out)
+	return append([]string{fmt.Sprintf("%d,", len(pods))}, out...)
 }
 
 func orNone(p vcjob.JobPhase) string {
