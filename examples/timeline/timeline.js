@@ -13,7 +13,7 @@ var vcjobTimeline = (function () {
   var MARK_TEXT = { request: 'request (SyncJob, no phase change)', decision: 'decision (another action, or a phase change)',
     registered: 'delayed action registered', fired: 'delayed action fired', cancelled: 'delayed action cancelled' };
   var LABEL_W = 190, LANE_H = 14;
-  var ROWS = [{ key: 'cmd', name: 'commands', h: 24 }, { key: 'job', name: 'job phase', h: 22 },
+  var ROWS = [{ key: 'cmd', name: 'commands', h: 32 }, { key: 'job', name: 'job phase', h: 22 },
     { key: 'pg', name: 'PodGroup', h: 16 }, { key: 'req', name: 'job requests', h: 16 }];
   var HEAD_H = 0;
   ROWS.forEach(function (r) { r.y = HEAD_H; HEAD_H += r.h; });
@@ -191,13 +191,16 @@ var vcjobTimeline = (function () {
       });
       // The fixed rows on top.
       ctx.fillStyle = '#fff'; ctx.fillRect(0, 0, W, HEAD_H);
-      var lastEnd = -1;
+      // Labels on two lines, each where it fits; hovering names the rest.
+      var ends = [-1, -1];
       data.commands.forEach(function (c) {
         var x = X(c.step);
         if (x < LABEL_W - 1 || x > W) return;
-        ctx.fillStyle = '#333'; ctx.fillRect(x, ROWS[0].y + 14, 1, 10);
+        ctx.fillStyle = '#333'; ctx.fillRect(x, ROWS[0].y + 22, 1, 10);
         var label = c.text + ' ' + c.time;
-        if (x > lastEnd) { ctx.fillText(label, x + 2, ROWS[0].y + 11); lastEnd = x + ctx.measureText(label).width + 6; }
+        for (var i = 0; i < 2; i++) {
+          if (x > ends[i]) { ctx.fillText(label, x + 2, ROWS[0].y + 10 + 10 * i); ends[i] = x + ctx.measureText(label).width + 6; break; }
+        }
       });
       band(data.jobPhase || [], JOB, ROWS[1]);
       band(data.podGroup || [], PG, ROWS[2]);

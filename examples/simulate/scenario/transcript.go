@@ -29,8 +29,9 @@ type Observer interface {
 // NewText is the readable transcript.
 func NewText(w io.Writer) Observer { return textTranscript{w} }
 
-// NewJSON writes JSON Lines: one object per command, per record and at the
-// end.
+// NewJSON writes JSON Lines: one object per command, per record, per change
+// of the PodGroup's phase ({"podGroup": phase, "time": ...}; "" when there
+// is none) and at the end.
 func NewJSON(w io.Writer) Observer {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
