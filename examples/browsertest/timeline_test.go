@@ -148,13 +148,25 @@ func TestTimelineTenThousandPods(t *testing.T) {
 		t.Fatalf("%s lanes, want 10000", lanes)
 	}
 	ms, _ := strconv.ParseFloat(renderMs, 64)
+	drawnAt, err := attr(ctx, "#timeline", "data-drawn-at")
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, _ := strconv.ParseFloat(drawnAt, 64)
+	nav, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](`(function () { var n = performance.getEntriesByType('navigation')[0];
+	  return { response: n.responseEnd, interactive: n.domInteractive, loaded: n.loadEventEnd }; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
 	frameMs, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(function () { var api = document.getElementById('timeline').timeline;
 	  var t = performance.now(); api.showLane(5000); return performance.now() - t; })()`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	report := fmt.Sprintf("10,000-pod timeline: %d steps, %d markers, a page of %.1f MB; from navigation to the first picture %s (load, parse and draw); the page's script parsed and drew in %.0f ms; a frame scrolled to lane 5000 took %.1f ms\n",
-		data.Steps, len(data.Markers), float64(len(page))/1e6, wall.Round(time.Millisecond), ms, frameMs)
+	report := fmt.Sprintf("10,000-pod timeline: %d steps, %d markers, a page of %.1f MB. In the browser's clock: the page arrived at %.0f ms, "+
+		"the first picture was drawn at %.0f ms (the script parsing the data and drawing: %.0f ms), the load event ended at %.0f ms. "+
+		"Measured by the test from navigating to seeing the picture: %s. A frame scrolled to lane 5000: %.1f ms.\n",
+		data.Steps, len(data.Markers), float64(len(page))/1e6, nav["response"], at, ms, nav["loaded"], wall.Round(time.Millisecond), frameMs)
 	t.Log(report)
 	_ = os.MkdirAll(artifacts, 0o755)
 	_ = os.WriteFile(artifacts+"/timeline-10000-pods.txt", []byte(report), 0o644)

@@ -302,6 +302,7 @@ var vcjobTimeline = (function () {
     var since = mounted ? tParse : t0;
     mounted = true;
     root.dataset.renderMs = (drawn - since).toFixed(1);
+    root.dataset.drawnAt = drawn.toFixed(1); // since the navigation began
     root.dataset.lanes = lanes.length;
     stat.textContent = lanes.length + ' pods, ' + markers.length + ' markers; drawn in ' + (drawn - since).toFixed(0) + ' ms (the first frame ' + (drawn - tParse).toFixed(0) + ' ms)';
 
