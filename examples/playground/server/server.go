@@ -91,7 +91,7 @@ func Check(manifest, script string) Result {
 	defaulted := job.DeepCopy()
 	vcjob.SetDefaults(defaulted)
 	for _, e := range vcjob.ValidateJob(defaulted) {
-		r.Invalid = append(r.Invalid, FieldError{Field: e.Field, Type: string(e.Type), Detail: e.Detail, Text: e.Error()})
+		r.Invalid = append(r.Invalid, FieldError{Field: e.Field, Type: e.Type.String(), Detail: e.Detail, Text: e.Error()})
 	}
 	if len(r.Invalid) > 0 {
 		return r
