@@ -56,8 +56,8 @@ func WriteCronHTML(w io.Writer, cw CronWindow) error {
 	}
 	runs := append([]CronRun(nil), cw.Runs...)
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Scheduled.Before(runs[j].Scheduled) })
-	const left, right, top, rowH = 250, 30, 60, 26
-	width := 1200
+	const left, right, top, rowH = 250, 200, 60, 26
+	width := 1300
 	height := top + rowH*len(runs) + 40
 	span := cw.To.Sub(cw.From)
 	if span <= 0 {
@@ -116,7 +116,7 @@ func WriteCronHTML(w io.Writer, cw CronWindow) error {
 			fmt.Fprintf(&s, `<g class="run %s" data-detail="%s"><title>%s</title><rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s" rx="3"/>`,
 				strings.ToLower(r.Outcome), html.EscapeString(detail), html.EscapeString(detail), x0, y+5, max(2, x1-x0), rowH-10, cronColors[r.Outcome])
 			text := r.Job + " " + strings.ToLower(r.Outcome)
-			if x1+4+7*float64(len(text)) > float64(width) {
+			if x1+4+6.5*float64(len(text)) > float64(width) {
 				// No room on the right: before the bar.
 				fmt.Fprintf(&s, `<text x="%.1f" y="%d" fill="#000" text-anchor="end">%s</text></g>`, x0-8, y+17, html.EscapeString(text))
 			} else {
