@@ -12,10 +12,10 @@ const (
 	CommandKind   = "Command"
 )
 
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+
 // Command is a bus.volcano.sh/v1alpha1 Command: one action for one target
 // object. The controller deletes it and turns it into a request.
-//
-// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 type Command struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

@@ -5,11 +5,11 @@ import (
 	"fmt"
 )
 
+// +k8s:deepcopy-gen=false
+
 // CronJobTypeMismatchError says a document is not a batch.volcano.sh/v1alpha1
 // CronJob. APIVersion and Kind are what the document holds ("" when
 // missing).
-//
-// +k8s:deepcopy-gen=false
 type CronJobTypeMismatchError struct {
 	APIVersion string
 	Kind       string
@@ -27,13 +27,20 @@ func (e *CronJobTypeMismatchError) Error() string {
 // ErrNotMapping, ErrMultipleDocuments or *CronJobTypeMismatchError where
 // those apply.
 func DecodeCronJob(data []byte) (*CronJob, error) {
+	return DecodeCronJobWith(data, DecodeOptions{})
+}
+
+// DecodeCronJobWith is DecodeCronJob with options: AllowUnknownFields
+// drops fields the types do not know, as an API server with the CRD
+// prunes them.
+func DecodeCronJobWith(data []byte, opts DecodeOptions) (*CronJob, error) {
 	docs, err := splitDocuments(data)
 	if err != nil {
 		return nil, fmt.Errorf("vcjob: %w", err)
 	}
 	var found *CronJob
 	for _, doc := range docs {
-		cj, err := decodeCronJobDocument(doc.data)
+		cj, err := decodeCronJobDocument(doc.data, opts)
 		switch {
 		case errors.Is(err, ErrEmptyManifest):
 			continue
@@ -50,9 +57,9 @@ func DecodeCronJob(data []byte) (*CronJob, error) {
 	return found, nil
 }
 
-func decodeCronJobDocument(doc []byte) (*CronJob, error) {
+func decodeCronJobDocument(doc []byte, opts DecodeOptions) (*CronJob, error) {
 	cj := &CronJob{}
-	if err := decodeObject(doc, DecodeOptions{}, checkCronJobTypeMeta, cj, &cj.ObjectMeta, "cronjob"); err != nil {
+	if err := decodeObject(doc, opts, checkCronJobTypeMeta, cj, &cj.ObjectMeta, "cronjob"); err != nil {
 		return nil, err
 	}
 	return cj, nil

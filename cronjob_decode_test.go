@@ -102,3 +102,12 @@ func TestDecodeCronJobSkipsEmptyDocuments(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "nightly", cj.Name)
 }
+
+func TestDecodeCronJobWithAllowUnknownFields(t *testing.T) {
+	manifest := strings.Replace(cronManifest, "schedule:", "scheduel: typo\n  schedule:", 1)
+	_, err := DecodeCronJob([]byte(manifest))
+	require.ErrorContains(t, err, "scheduel", "strict decoding names the unknown field")
+	cj, err := DecodeCronJobWith([]byte(manifest), DecodeOptions{AllowUnknownFields: true})
+	require.NoError(t, err)
+	assert.Equal(t, "30 2 * * *", cj.Spec.Schedule)
+}

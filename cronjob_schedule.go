@@ -9,9 +9,9 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// CronSchedule is a CronJob's parsed schedule and the time zone it runs in.
-//
 // +k8s:deepcopy-gen=false
+
+// CronSchedule is a CronJob's parsed schedule and the time zone it runs in.
 type CronSchedule struct {
 	// Schedule gives the first activation strictly after a time (the zero
 	// time when there is none within five years).

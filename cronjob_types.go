@@ -13,9 +13,9 @@ const CronJobKind = "CronJob"
 // by hand; the deepcopy-gen=false markers keep a regenerated
 // zz_generated.deepcopy.go from defining it a second time.
 
-// CronJob starts a Job from a template on a cron schedule.
-//
 // +k8s:deepcopy-gen=false
+
+// CronJob starts a Job from a template on a cron schedule.
 type CronJob struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -24,9 +24,9 @@ type CronJob struct {
 	Status CronJobStatus `json:"status,omitempty"`
 }
 
-// CronJobList is a list of CronJobs.
-//
 // +k8s:deepcopy-gen=false
+
+// CronJobList is a list of CronJobs.
 type CronJobList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`
@@ -34,10 +34,10 @@ type CronJobList struct {
 	Items []CronJob `json:"items"`
 }
 
+// +k8s:deepcopy-gen=false
+
 // CronJobSpec is the schedule, the job template and the rules for runs
 // that overlap or were missed.
-//
-// +k8s:deepcopy-gen=false
 type CronJobSpec struct {
 	// Schedule is a standard 5-field cron expression or a descriptor
 	// (@hourly, @daily, @every 90m, ...). A "TZ=<zone> " or "CRON_TZ=<zone> "
@@ -82,19 +82,19 @@ func ConcurrencyPolicies() []ConcurrencyPolicy {
 	return []ConcurrencyPolicy{AllowConcurrent, ForbidConcurrent, ReplaceConcurrent}
 }
 
+// +k8s:deepcopy-gen=false
+
 // JobTemplateSpec is the metadata (labels and annotations) and spec of the
 // jobs a CronJob creates.
-//
-// +k8s:deepcopy-gen=false
 type JobTemplateSpec struct {
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 
 	Spec JobSpec `json:"spec,omitempty"`
 }
 
-// CronJobStatus is what the CronJob controller last wrote.
-//
 // +k8s:deepcopy-gen=false
+
+// CronJobStatus is what the CronJob controller last wrote.
 type CronJobStatus struct {
 	// Active references the jobs started and not yet finished.
 	Active []corev1.ObjectReference `json:"active,omitempty"`

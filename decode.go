@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
+// +k8s:deepcopy-gen=false
+
 // DecodeOptions tunes manifest decoding.
 type DecodeOptions struct {
 	// AllowUnknownFields drops fields the Job types do not know (and
@@ -41,6 +43,8 @@ const (
 	// stream of several objects.
 	ErrMultipleDocuments ManifestError = "more than one document holds an object"
 )
+
+// +k8s:deepcopy-gen=false
 
 // TypeMismatchError says a document is not a batch.volcano.sh/v1alpha1 Job.
 // APIVersion and Kind are what the document holds ("" when missing).

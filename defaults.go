@@ -18,7 +18,9 @@ const (
 // SetDefaults fills in what Volcano's mutating webhook writes when a job is
 // created: queue, scheduler name, retries, task names, the DNS policy of
 // host-network tasks, task and job minAvailable, and the svc/ssh plugins the
-// distributed-framework plugins rely on. Fields already set are kept, so
+// distributed-framework plugins rely on; and what the CRD's schema defaults:
+// a networkTopology (the job's, or a partition policy's) without a mode is
+// hard. Fields already set are kept, so
 // calling it twice changes nothing the second time. A nil job is ignored.
 func SetDefaults(job *Job) {
 	if job == nil {
@@ -34,6 +36,7 @@ func SetDefaults(job *Job) {
 	if spec.MaxRetry == 0 {
 		spec.MaxRetry = DefaultMaxRetry
 	}
+	setNetworkTopologyDefaults(spec.NetworkTopology)
 
 	for i := range spec.Tasks {
 		setTaskDefaults(&spec.Tasks[i], i)
@@ -72,6 +75,17 @@ func setTaskDefaults(task *TaskSpec, index int) {
 	}
 	if task.MaxRetry == 0 {
 		task.MaxRetry = DefaultMaxRetry
+	}
+	if task.PartitionPolicy != nil {
+		setNetworkTopologyDefaults(task.PartitionPolicy.NetworkTopology)
+	}
+}
+
+// setNetworkTopologyDefaults writes the CRD schema's default mode (the API
+// server applies it before any webhook sees the job).
+func setNetworkTopologyDefaults(nt *NetworkTopologySpec) {
+	if nt != nil && nt.Mode == "" {
+		nt.Mode = HardNetworkTopologyMode
 	}
 }
 

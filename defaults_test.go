@@ -57,6 +57,30 @@ func TestSetDefaults(t *testing.T) {
 			},
 		},
 		{
+			name: "networkTopology without a mode is hard, as the CRD defaults it",
+			job: func() *Job {
+				return &Job{Spec: JobSpec{NetworkTopology: &NetworkTopologySpec{}, Tasks: []TaskSpec{
+					{Replicas: 4, PartitionPolicy: &PartitionPolicySpec{TotalPartitions: 2, PartitionSize: 2, NetworkTopology: &NetworkTopologySpec{}}},
+				}}}
+			},
+			expect: func(t *testing.T, job *Job) {
+				assert.Equal(t, HardNetworkTopologyMode, job.Spec.NetworkTopology.Mode)
+				assert.Equal(t, HardNetworkTopologyMode, job.Spec.Tasks[0].PartitionPolicy.NetworkTopology.Mode)
+			},
+		},
+		{
+			name: "networkTopology mode soft is kept, and no networkTopology is added",
+			job: func() *Job {
+				return &Job{Spec: JobSpec{NetworkTopology: &NetworkTopologySpec{Mode: SoftNetworkTopologyMode}, Tasks: []TaskSpec{
+					{Replicas: 2, PartitionPolicy: &PartitionPolicySpec{TotalPartitions: 1, PartitionSize: 2}},
+				}}}
+			},
+			expect: func(t *testing.T, job *Job) {
+				assert.Equal(t, SoftNetworkTopologyMode, job.Spec.NetworkTopology.Mode)
+				assert.Nil(t, job.Spec.Tasks[0].PartitionPolicy.NetworkTopology)
+			},
+		},
+		{
 			name: "task without a name is named default<index>",
 			job: func() *Job {
 				return &Job{Spec: JobSpec{Tasks: []TaskSpec{{Name: "ps"}, {}, {Name: "worker"}, {}}}}

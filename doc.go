@@ -25,8 +25,12 @@
 //	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
 //		return errs.ToAggregate()
 //	}
-//
-// +k8s:deepcopy-gen=package
-//
-//go:generate go run k8s.io/code-generator/cmd/deepcopy-gen@v0.37.2 --output-file zz_generated.deepcopy.go --go-header-file hack/boilerplate.go.txt .
 package vcjob
+
+// The marker below asks deepcopy-gen for DeepCopy on every type of the
+// package (but those marked +k8s:deepcopy-gen=false); it stands apart from
+// the package comment so that go doc does not show it.
+
+// +k8s:deepcopy-gen=package
+
+//go:generate go run k8s.io/code-generator/cmd/deepcopy-gen@v0.37.2 --output-file zz_generated.deepcopy.go --go-header-file hack/boilerplate.go.txt .

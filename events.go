@@ -1,5 +1,7 @@
 package vcjob
 
+import "fmt"
+
 // Event is what happened to a job, a task or a pod (Volcano's bus event).
 type Event string
 
@@ -95,6 +97,26 @@ func (l Level) String() string {
 		return "pod"
 	}
 	return "unknown"
+}
+
+// MarshalText writes the level's name ("job", "task", "partition", "pod"),
+// so that JSON says what a target is instead of a number.
+func (l Level) MarshalText() ([]byte, error) {
+	if l < JobLevel || l > PodLevel {
+		return nil, fmt.Errorf("vcjob: unknown target level %d", int(l))
+	}
+	return []byte(l.String()), nil
+}
+
+// UnmarshalText reads a level's name, as MarshalText writes it.
+func (l *Level) UnmarshalText(text []byte) error {
+	for _, c := range [...]Level{JobLevel, TaskLevel, PartitionLevel, PodLevel} {
+		if string(text) == c.String() {
+			*l = c
+			return nil
+		}
+	}
+	return fmt.Errorf("vcjob: unknown target level %q (job, task, partition, pod)", text)
 }
 
 // Level says what an action targets: RestartTask a task, RestartPod a pod,

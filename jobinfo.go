@@ -15,6 +15,8 @@ import (
 	"github.com/vcjob/vcjob/internal/hamt"
 )
 
+// +k8s:deepcopy-gen=false
+
 // JobInfo is a job with the pods the controller knows of, grouped by task
 // name (the pod's volcano.sh/task-spec annotation) and then by pod name,
 // with the counts the plans read kept up to date as pods come and go (see
@@ -40,8 +42,6 @@ import (
 // copies). A JobInfo is not safe for concurrent writes, and Clone and
 // Lease count as writes of the JobInfo copied; Release may be called from
 // any goroutine.
-//
-// +k8s:deepcopy-gen=false
 type JobInfo struct {
 	_ noCopy
 

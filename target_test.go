@@ -1,7 +1,11 @@
 package vcjob_test
 
 import (
+	"encoding/json"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -42,4 +46,29 @@ func TestTargetTakes(t *testing.T) {
 			t.Errorf("%s: Takes = %v, want %v", tt.name, got, tt.want)
 		}
 	}
+}
+
+func TestTargetJSONNamesTheLevel(t *testing.T) {
+	cases := []struct {
+		target vcjob.Target
+		json   string
+	}{
+		{vcjob.Target{}, `{"level":"job"}`},
+		{vcjob.Target{Level: vcjob.TaskLevel, TaskName: "worker"}, `{"level":"task","taskName":"worker"}`},
+		{vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "worker", PartitionID: "1"}, `{"level":"partition","taskName":"worker","partitionID":"1"}`},
+		{vcjob.Target{Level: vcjob.PodLevel, TaskName: "worker", PodName: "j-worker-0"}, `{"level":"pod","taskName":"worker","podName":"j-worker-0"}`},
+	}
+	for _, tc := range cases {
+		data, err := json.Marshal(tc.target)
+		require.NoError(t, err)
+		assert.JSONEq(t, tc.json, string(data))
+		var back vcjob.Target
+		require.NoError(t, json.Unmarshal(data, &back))
+		assert.Equal(t, tc.target, back)
+	}
+	_, err := json.Marshal(vcjob.Target{Level: vcjob.Level(9)})
+	assert.Error(t, err, "an unknown level is not written as a name it does not have")
+	var bad vcjob.Target
+	assert.Error(t, json.Unmarshal([]byte(`{"level":"cluster"}`), &bad))
+	assert.Error(t, json.Unmarshal([]byte(`{"level":0}`), &bad))
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/vcjob/vcjob/internal/hamt"
 )
 
+// +k8s:deepcopy-gen=false
+
 // TaskPods is one task's pods and what the plans count of them, kept up to
 // date pod by pod (O(1) counting per pod change) so that a plan reads
 // counts instead of walking every pod. It is read-only: from a snapshot
@@ -20,8 +22,6 @@ import (
 // A pod is in range when it is named <job>-<task>-<i> for an i below the
 // task's replicas: the pods SyncJob keeps. Every other pod of the task is
 // excess, and SyncJob deletes it.
-//
-// +k8s:deepcopy-gen=false
 type TaskPods struct {
 	pods   hamt.Map[podEntry]
 	counts TaskCounts

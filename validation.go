@@ -20,6 +20,8 @@ const (
 	maxSubdomainLength     = content.DNS1123SubdomainMaxLength // queue, priorityClassName, volumeClaimName, highestTierName
 )
 
+// +k8s:deepcopy-gen=false
+
 // ValidationOptions tunes ValidateJobWith.
 type ValidationOptions struct {
 	// ExtraPlugins are plugin names accepted besides BuiltinPluginNames,

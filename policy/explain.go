@@ -60,7 +60,14 @@ func (r Row) MarshalJSON() ([]byte, error) {
 	if r.Delay != 0 {
 		out.Delay = r.Delay.String()
 	}
-	return json.Marshal(out)
+	// Notes say "->": keep them readable instead of escaping '>' for HTML.
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // EventText is the row's request as a short label: "PodFailed 137",

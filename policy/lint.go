@@ -104,7 +104,7 @@ var checks = []Check{
 	{CodeExitCodeRestartsInPlace, SeverityWarning, "with restartPolicy Always/OnFailure the kubelet restarts a failed container in place, so the pod does not fail with that code"},
 	{CodeTaskCompletedNeverRaised, SeverityWarning, "with restartPolicy Always pods never succeed, so TaskCompleted is never raised"},
 	{CodeTaskFailedNeverRaised, SeverityWarning, "with restartPolicy Never containers never restart, so TaskFailed is never raised"},
-	{CodeMaxRetryZero, SeverityInfo, "maxRetry unset (0) with restart actions: the webhook makes it 3; without defaults the first restart fails the job"},
+	{CodeMaxRetryZero, SeverityInfo, "maxRetry unset (0) with restart actions: the CRD and the webhook make it 3, so the 3rd restart fails the job"},
 	{CodeMaxRetryOne, SeverityWarning, "maxRetry 1 with restart actions: the first restart fails the job"},
 	{CodeMinSuccessExceedsReplicas, SeverityError, "minSuccess above the total replicas can never be met: the job ends Failed"},
 	{CodeMinAvailableZero, SeverityWarning, "job minAvailable 0 (after defaults): Running at once, and Completed even when every pod fails"},
@@ -194,7 +194,7 @@ func (l *linter) jobFields() {
 	restarts := a.restartActions()
 	if spec.MaxRetry == 0 && len(restarts) > 0 {
 		l.add(specPath.Child("maxRetry"), CodeMaxRetryZero,
-			"maxRetry is not set (0) and policies restart (%s): Volcano's webhook (vcjob.SetDefaults) makes it 3, so the 3rd restart fails the job; a job created without defaults fails on its first restart",
+			"maxRetry is not set (0) and policies restart (%s): the CRD's schema and Volcano's webhook (vcjob.SetDefaults) make it 3, so the 3rd restart fails the job; set maxRetry to n+1 to allow n restarts",
 			strings.Join(restarts, ", "))
 	}
 	if spec.MaxRetry == 1 && len(restarts) > 0 {

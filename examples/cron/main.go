@@ -7,7 +7,10 @@
 //
 //	go run ./examples/cron -cronjob examples/cron/nightly.yaml \
 //	  -from 2026-03-06T00:00:00-05:00 -to 2026-03-10T00:00:00-04:00 \
-//	  [-runs-for 5m] [-fail-every 3]
+//	  [-runs-for 5m] [-fail-every 3] [-o html > window.html]
+//
+// -o html draws the window as one page (package examples/timeline): a row
+// per scheduled run, started, skipped, replaced or finished.
 package main
 
 import (
@@ -24,6 +27,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cronjob"
+	"github.com/vcjob/vcjob/examples/timeline"
 )
 
 // maxSyncs stops a window that would print more than anyone reads (a
@@ -46,6 +50,7 @@ type options struct {
 	from, to  time.Time
 	runsFor   time.Duration
 	failEvery int
+	html      bool
 }
 
 func parseFlags(args []string, stderr io.Writer) (options, error) {
@@ -56,8 +61,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	to := fs.String("to", "", "end of the window, RFC 3339")
 	runsFor := fs.Duration("runs-for", 5*time.Minute, "how long each job runs before it finishes")
 	failEvery := fs.Int("fail-every", 0, "every Nth job fails instead of completing (0: none fails)")
+	output := fs.String("o", "text", "output: text, or html (the window as a timeline page)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: cron -cronjob CJ.yaml -from T1 -to T2 [-runs-for 5m] [-fail-every N]")
+		fmt.Fprintln(fs.Output(), "usage: cron -cronjob CJ.yaml -from T1 -to T2 [-runs-for 5m] [-fail-every N] [-o text|html]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -67,7 +73,10 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		return options{}, fmt.Errorf("unexpected argument %q (every input is a flag)", fs.Arg(0))
 	}
 
-	opts := options{manifest: *manifest, runsFor: *runsFor, failEvery: *failEvery}
+	if *output != "text" && *output != "html" {
+		return options{}, fmt.Errorf("-o %s: unknown output (text or html)", *output)
+	}
+	opts := options{manifest: *manifest, runsFor: *runsFor, failEvery: *failEvery, html: *output == "html"}
 	if opts.manifest == "" {
 		return options{}, errors.New("-cronjob: required (the CronJob manifest to play)")
 	}
@@ -156,7 +165,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cj.CreationTimestamp = metav1.NewTime(opts.from) // created when the window opens
 	}
 
-	p := &printer{w: stdout, zone: sched.Location}
+	out := stdout
+	var page *timeline.CronWindow
+	if opts.html {
+		out = io.Discard
+		page = &timeline.CronWindow{CronJob: cj.Namespace + "/" + cj.Name, Schedule: cj.Spec.Schedule, Zone: sched.Location,
+			Policy: string(cj.Spec.ConcurrencyPolicy), From: opts.from, To: opts.to}
+	}
+	p := &printer{w: out, zone: sched.Location, page: page}
 	p.header(cj)
 	var jobs []job
 	started := 0
@@ -172,6 +188,16 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		d := cronjob.Decide(cj, states, now)
 		p.decision(now, d)
+		if page != nil {
+			page.Observe(now, d, func(name string) bool {
+				for _, j := range jobs {
+					if j.state.Name == name {
+						return now.Before(j.finishAt)
+					}
+				}
+				return false
+			})
+		}
 
 		// Apply it as the controller does: delete, create, write the status.
 		for _, name := range d.Delete {
@@ -218,9 +244,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 		for _, j := range jobs {
 			if j.finishAt.After(now) && !j.finishAt.After(next) && !next.After(opts.to) {
 				p.line(j.finishAt, "%s finished: %s", j.state.Name, j.outcome)
+				if page != nil {
+					page.Finished(j.state.Name, j.finishAt, string(j.outcome))
+				}
 			}
 		}
 		now = next
+	}
+	if page != nil {
+		return timeline.WriteCronHTML(stdout, *page)
 	}
 	return nil
 }
@@ -229,6 +261,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 type printer struct {
 	w    io.Writer
 	zone *time.Location
+	page *timeline.CronWindow
 }
 
 func (p *printer) header(cj *vcjob.CronJob) {
@@ -242,6 +275,9 @@ func (p *printer) header(cj *vcjob.CronJob) {
 }
 
 func (p *printer) line(at time.Time, format string, args ...any) {
+	if p.page != nil && strings.HasPrefix(format, "sync: ") {
+		p.page.Syncs = append(p.page.Syncs, timeline.CronSync{At: at, Text: strings.TrimPrefix(fmt.Sprintf(format, args...), "sync: ")})
+	}
 	fmt.Fprintf(p.w, "%s  %s\n", at.In(p.zone).Format("2006-01-02 15:04:05.000 MST"), fmt.Sprintf(format, args...))
 }
 

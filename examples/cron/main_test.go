@@ -121,3 +121,30 @@ func linesWithPrefix(out, prefix string) []string {
 	}
 	return lines
 }
+
+// -o html draws the window: a started run per job with its outcome, the
+// runs Forbid held back as skipped, and nothing fetched from the network.
+func TestHTMLWindow(t *testing.T) {
+	page := play(t, "-cronjob", "nightly.yaml", "-from", "2026-03-06T00:00:00-05:00", "-to", "2026-03-11T06:00:00-04:00",
+		"-runs-for", "30h", "-fail-every", "2", "-o", "html")
+	require.True(t, strings.HasPrefix(page, "<!DOCTYPE html>"), page)
+	assert.Equal(t, 1, strings.Count(page, `class="run completed"`))
+	assert.Equal(t, 1, strings.Count(page, `class="run failed"`))
+	assert.Equal(t, 1, strings.Count(page, `class="run running"`))
+	assert.Equal(t, 2, strings.Count(page, `class="run skipped"`))
+	assert.Contains(t, page, "skipped: forbid-concurrent")
+	assert.Contains(t, page, "nightly-train-29550630 failed")
+	assert.NotContains(t, page, "http")
+}
+
+// Under Replace a running job is deleted when the next run starts: the
+// page shows it replaced.
+func TestHTMLReplaced(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("nightly.yaml")
+	require.NoError(t, err)
+	manifest := filepath.Join(dir, "replace.yaml")
+	require.NoError(t, os.WriteFile(manifest, []byte(strings.Replace(string(data), "concurrencyPolicy: Forbid", "concurrencyPolicy: Replace", 1)), 0o600))
+	page := play(t, "-cronjob", manifest, "-from", "2026-03-06T00:00:00-05:00", "-to", "2026-03-08T00:00:00-05:00", "-runs-for", "30h", "-o", "html")
+	assert.Equal(t, 1, strings.Count(page, `class="run replaced"`), page)
+}

@@ -141,3 +141,56 @@ func TestPluginArgumentWarning(t *testing.T) {
 		t.Errorf("output lacks %q:\n%s", want, out.String())
 	}
 }
+
+// Strict decoding refuses a field the types lack and points at
+// -allow-unknown-fields, which drops it as the API server would and says
+// so.
+func TestAllowUnknownFields(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if status := run([]string{"-explain=false", "testdata/unknown-field.yaml"}, &out, &errOut); status != exitInput {
+		t.Fatalf("strict: exit %d, want %d", status, exitInput)
+	}
+	for _, want := range []string{`unknown field "spec.tasks[0].template.spec.priorityClass"`, "-allow-unknown-fields"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut.String())
+		}
+	}
+	out.Reset()
+	errOut.Reset()
+	if status := run([]string{"-explain=false", "-allow-unknown-fields", "testdata/unknown-field.yaml"}, &out, &errOut); status != exitOK {
+		t.Fatalf("lenient: exit %d:\n%s%s", status, out.String(), errOut.String())
+	}
+	if want := "dropped unknown fields (-allow-unknown-fields): spec.tasks[0].template.spec.priorityClass"; !strings.Contains(out.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, out.String())
+	}
+}
+
+func TestCronJob(t *testing.T) {
+	var out, errOut bytes.Buffer
+	status := run([]string{"-explain=false", "testdata/cronjob-and-job.yaml"}, &out, &errOut)
+	if status != exitOK {
+		t.Fatalf("exit %d:\n%s%s", status, out.String(), errOut.String())
+	}
+	for _, want := range []string{
+		"cronjob ml/nightly (document 1), its job template as written",
+		"spec.jobTemplate.spec.maxRetry: maxRetry 1",
+		"spec.jobTemplate.spec.tasks[0].minAvailable: unset -> 2",
+		"job ml/plain (document 2), as written",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// JSON keeps "->" as it is.
+func TestJSONIsReadable(t *testing.T) {
+	var out, errOut bytes.Buffer
+	run([]string{"-o", "json", "testdata/clean.yaml"}, &out, &errOut)
+	if strings.Contains(out.String(), `\u003e`) {
+		t.Errorf("JSON escapes '>':\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), `(->`) {
+		t.Errorf("JSON lacks the note with '->':\n%s", out.String())
+	}
+}

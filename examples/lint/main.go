@@ -6,11 +6,17 @@
 //	go run ./examples/lint JOB.yaml...              # findings and the explain table
 //	go run ./examples/lint -explain=false JOB.yaml  # findings only
 //	go run ./examples/lint -o json JOB.yaml         # one JSON object per job
+//	go run ./examples/lint -allow-unknown-fields JOB.yaml
 //
-// Each file may hold several jobs ("---" separated). Lint reads each job as
-// written; the fields Volcano's webhook would default are listed (and
-// validated), and the explain table is computed on the defaulted job, which
-// is what the controller runs.
+// Each file may hold several jobs and CronJobs ("---" separated). Lint
+// reads each job as written; the fields Volcano's webhook would default are
+// listed (and validated), and the explain table is computed on the
+// defaulted job, which is what the controller runs. A CronJob is validated
+// as a whole and its job template is linted as the Job each run creates.
+//
+// Decoding is strict: a field the types do not know is an error naming it.
+// An API server with Volcano's CRD drops such fields silently instead;
+// -allow-unknown-fields does the same and lists what it dropped.
 //
 // Exit status: 2 when a file cannot be read or decoded or a job is
 // invalid, else 1 when any finding is an error, else 0.
@@ -27,6 +33,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/yaml"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
@@ -46,9 +53,13 @@ const (
 
 // report is what lint says about one job.
 type report struct {
-	File     string           `json:"file"`
-	Document int              `json:"document"`
+	File     string `json:"file"`
+	Document int    `json:"document"`
+	// Kind is Job or CronJob; for a CronJob, Job names the cronjob and
+	// Findings, Defaults and Explain are about its job template.
+	Kind     string           `json:"kind"`
 	Job      string           `json:"job"`
+	Dropped  []string         `json:"dropped,omitempty"`
 	Defaults []string         `json:"defaults,omitempty"`
 	Invalid  []string         `json:"invalid,omitempty"`
 	Findings []policy.Finding `json:"findings"`
@@ -63,8 +74,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	output := fs.String("o", "text", "output: text, or json (one object per job)")
 	explain := fs.Bool("explain", true, "print the explain table: what each event resolves to")
+	lenient := fs.Bool("allow-unknown-fields", false, "drop fields the Job and CronJob types do not know, as an API server with Volcano's CRD does, and list them, instead of refusing the document")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: lint [-o text|json] [-explain=false] JOB.yaml...\n\n")
+		fmt.Fprintf(stderr, "usage: lint [-o text|json] [-explain=false] [-allow-unknown-fields] FILE.yaml...\n\n")
+		fmt.Fprintf(stderr, "Each file holds Jobs and CronJobs (batch.volcano.sh/v1alpha1), \"---\" separated.\n\n")
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nfinding codes:\n")
 		for _, c := range policy.Checks() {
@@ -86,6 +99,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "->" stays readable
 	for _, path := range fs.Args() {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -93,14 +107,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			worse(exitInput)
 			continue
 		}
-		jobs, err := vcjob.DecodeJobs(data)
-		if err != nil {
-			fmt.Fprintf(stderr, "lint: %s: %v\n", path, err)
+		reports, errs := lintFile(path, data, *explain, *lenient)
+		for _, err := range errs {
+			fmt.Fprintf(stderr, "lint: %v\n", err)
 			worse(exitInput)
-			continue
 		}
-		for i, job := range jobs {
-			r := lint(path, i+1, job, *explain)
+		for _, r := range reports {
 			switch {
 			case len(r.Invalid) > 0:
 				worse(exitInput)
@@ -120,17 +132,121 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
+// lintFile lints every document of a file: a report per job or cronjob,
+// and an error per document that cannot be decoded.
+func lintFile(path string, data []byte, explain, lenient bool) ([]report, []error) {
+	var reports []report
+	var errs []error
+	docs := splitDocuments(data)
+	n := 0
+	for _, d := range docs {
+		kind, empty := kindOf(d.data)
+		if empty {
+			continue
+		}
+		n++
+		var r report
+		var err error
+		switch kind {
+		case vcjob.CronJobKind:
+			r, err = lintCronJob(d.data, explain, lenient)
+		default: // a Job, or an error naming what it is instead
+			r, err = lintJobDocument(d.data, explain, lenient)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: document %d (line %d): %w", path, n, d.line, err))
+			continue
+		}
+		r.File, r.Document = path, n
+		reports = append(reports, r)
+	}
+	if n == 0 {
+		errs = append(errs, fmt.Errorf("%s: %w", path, vcjob.ErrEmptyManifest))
+	}
+	return reports, errs
+}
+
+func lintJobDocument(doc []byte, explain, lenient bool) (report, error) {
+	job, err := vcjob.DecodeJob(doc)
+	var dropped []string
+	if err != nil && lenient {
+		dropped = unknownFields(err)
+		job, err = vcjob.DecodeJobWith(doc, vcjob.DecodeOptions{AllowUnknownFields: true})
+	}
+	if err != nil {
+		return report{}, hintLenient(err, lenient)
+	}
+	r := lint(job, explain, field.NewPath("spec"))
+	r.Kind, r.Job, r.Dropped = vcjob.JobKind, vcjob.JobKey(job.Namespace, job.Name), dropped
+	return r, nil
+}
+
+// lintCronJob validates the defaulted cronjob and lints its job template
+// as the Job each run creates (named after the cronjob here).
+func lintCronJob(doc []byte, explain, lenient bool) (report, error) {
+	cj, err := vcjob.DecodeCronJob(doc)
+	var dropped []string
+	if err != nil && lenient {
+		dropped = unknownFields(err)
+		cj, err = vcjob.DecodeCronJobWith(doc, vcjob.DecodeOptions{AllowUnknownFields: true})
+	}
+	if err != nil {
+		return report{}, hintLenient(err, lenient)
+	}
+	job := &vcjob.Job{ObjectMeta: cj.Spec.JobTemplate.ObjectMeta, Spec: *cj.Spec.JobTemplate.Spec.DeepCopy()}
+	job.Name, job.Namespace = cj.Name, cj.Namespace
+	r := lint(job, explain, field.NewPath("spec", "jobTemplate", "spec"))
+	r.Kind, r.Job, r.Dropped = vcjob.CronJobKind, vcjob.JobKey(cj.Namespace, cj.Name), dropped
+	// The cronjob's own validation covers the template as well.
+	defaulted := cj.DeepCopy()
+	vcjob.SetCronJobDefaults(defaulted)
+	r.Invalid = nil
+	for _, e := range vcjob.ValidateCronJob(defaulted) {
+		r.Invalid = append(r.Invalid, e.Error())
+	}
+	return r, nil
+}
+
+// hintLenient points a strict decoding error at -allow-unknown-fields.
+func hintLenient(err error, lenient bool) error {
+	if !lenient && len(unknownFields(err)) > 0 {
+		return fmt.Errorf("%w\n  (an API server with Volcano's CRD drops unknown fields silently; -allow-unknown-fields does the same)", err)
+	}
+	return err
+}
+
+// unknownFields lists the fields a strict decoding error names, for the
+// report of what -allow-unknown-fields dropped.
+func unknownFields(err error) []string {
+	var out []string
+	for _, part := range strings.Split(err.Error(), "unknown field ")[1:] {
+		if q, e := strconv.QuotedPrefix(part); e == nil {
+			if f, e := strconv.Unquote(q); e == nil {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 // lint lints the job as written, lists and validates its defaults, and
-// explains the defaulted job.
-func lint(file string, doc int, job *vcjob.Job, explain bool) report {
-	r := report{File: file, Document: doc, Job: vcjob.JobKey(job.Namespace, job.Name), Findings: policy.Lint(job)}
+// explains the defaulted job. spec is where the job's spec sits in the
+// document: finding and default paths are rewritten to start there.
+func lint(job *vcjob.Job, explain bool, spec *field.Path) report {
+	r := report{Findings: policy.Lint(job)}
 	if r.Findings == nil {
 		r.Findings = []policy.Finding{}
 	}
+	for i := range r.Findings {
+		r.Findings[i].Path = rebase(r.Findings[i].Path, spec)
+	}
 	defaulted := job.DeepCopy()
 	vcjob.SetDefaults(defaulted)
-	r.Defaults = defaultsApplied(job, defaulted)
+	for _, d := range defaultsApplied(job, defaulted) {
+		r.Defaults = append(r.Defaults, rebase(d, spec))
+	}
 	for _, e := range vcjob.ValidateJob(defaulted) {
+		e.Field = rebase(e.Field, spec)
 		r.Invalid = append(r.Invalid, e.Error())
 	}
 	// The keys are never used: only the arguments are read.
@@ -144,6 +260,53 @@ func lint(file string, doc int, job *vcjob.Job, explain bool) report {
 		r.Explain = &t
 	}
 	return r
+}
+
+// rebase moves a path that starts at "spec" to start at spec.
+func rebase(path string, spec *field.Path) string {
+	if rest, ok := strings.CutPrefix(path, "spec"); ok && spec.String() != "spec" {
+		return spec.String() + rest
+	}
+	return path
+}
+
+// A document is one "---" separated part of a file and the line it starts
+// on.
+type document struct {
+	line int
+	data []byte
+}
+
+// splitDocuments cuts a YAML stream at its "---" lines (the decoders
+// report a bad separator themselves, as the first document's error).
+func splitDocuments(data []byte) []document {
+	var docs []document
+	start, startLine := 0, 1
+	lines := strings.SplitAfter(string(data), "\n")
+	pos := 0
+	for i, line := range lines {
+		trimmed := strings.TrimRight(line, " \t\r\n")
+		if trimmed == "---" || strings.HasPrefix(trimmed, "--- #") {
+			docs = append(docs, document{line: startLine, data: data[start:pos]})
+			start, startLine = pos+len(line), i+2
+		}
+		pos += len(line)
+	}
+	return append(docs, document{line: startLine, data: data[start:]})
+}
+
+// kindOf reads a document's kind leniently, to pick its decoder; empty
+// says the document holds nothing (comments, blank lines).
+func kindOf(doc []byte) (kind string, empty bool) {
+	var meta struct {
+		Kind string `json:"kind"`
+	}
+	var anything any
+	if err := yaml.Unmarshal(doc, &anything); err == nil && anything == nil {
+		return "", true
+	}
+	_ = yaml.Unmarshal(doc, &meta)
+	return meta.Kind, false
 }
 
 // defaultsApplied lists what vcjob.SetDefaults changed, as "field: old ->
@@ -160,6 +323,9 @@ func defaultsApplied(given, d *vcjob.Job) []string {
 	add(spec.Child("schedulerName"), quote(given.Spec.SchedulerName), quote(d.Spec.SchedulerName))
 	add(spec.Child("maxRetry"), strconv.Itoa(int(given.Spec.MaxRetry)), strconv.Itoa(int(d.Spec.MaxRetry)))
 	add(spec.Child("minAvailable"), strconv.Itoa(int(given.Spec.MinAvailable)), strconv.Itoa(int(d.Spec.MinAvailable)))
+	if given.Spec.NetworkTopology != nil {
+		add(spec.Child("networkTopology", "mode"), quote(string(given.Spec.NetworkTopology.Mode)), quote(string(d.Spec.NetworkTopology.Mode)))
+	}
 	for i := range given.Spec.Tasks {
 		g, dt := &given.Spec.Tasks[i], &d.Spec.Tasks[i]
 		tp := spec.Child("tasks").Index(i)
@@ -167,6 +333,9 @@ func defaultsApplied(given, d *vcjob.Job) []string {
 		add(tp.Child("minAvailable"), optional(g.MinAvailable), optional(dt.MinAvailable))
 		add(tp.Child("maxRetry"), strconv.Itoa(int(g.MaxRetry)), strconv.Itoa(int(dt.MaxRetry)))
 		add(tp.Child("template", "spec", "dnsPolicy"), quote(string(g.Template.Spec.DNSPolicy)), quote(string(dt.Template.Spec.DNSPolicy)))
+		if pp := g.PartitionPolicy; pp != nil && pp.NetworkTopology != nil {
+			add(tp.Child("partitionPolicy", "networkTopology", "mode"), quote(string(pp.NetworkTopology.Mode)), quote(string(dt.PartitionPolicy.NetworkTopology.Mode)))
+		}
 	}
 	var added []string
 	for name := range d.Spec.Plugins {
@@ -191,7 +360,14 @@ func optional(p *int32) string {
 }
 
 func printText(w io.Writer, r report) {
-	fmt.Fprintf(w, "%s: job %s (document %d), as written\n", r.File, r.Job, r.Document)
+	if r.Kind == vcjob.CronJobKind {
+		fmt.Fprintf(w, "%s: cronjob %s (document %d), its job template as written\n", r.File, r.Job, r.Document)
+	} else {
+		fmt.Fprintf(w, "%s: job %s (document %d), as written\n", r.File, r.Job, r.Document)
+	}
+	if len(r.Dropped) > 0 {
+		fmt.Fprintf(w, "  dropped unknown fields (-allow-unknown-fields): %s\n", strings.Join(r.Dropped, ", "))
+	}
 	if len(r.Defaults) > 0 {
 		fmt.Fprintf(w, "  Volcano's webhook defaults: %s\n", strings.Join(r.Defaults, "; "))
 	}

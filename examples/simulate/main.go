@@ -1,12 +1,15 @@
 // Command simulate answers "what will Volcano do to my job if…": it runs a
 // job through a scenario on an in-memory cluster with the real pipeline
 // (event derivation, cache, policies, delayed actions, the state machine)
-// and a fake clock, and prints every decision.
+// and a fake clock, and prints every decision, or draws them as one HTML
+// page.
 //
 //	go run ./examples/simulate -job JOB.yaml SCENARIO
 //	go run ./examples/simulate -job JOB.yaml -o json SCENARIO
+//	go run ./examples/simulate -job JOB.yaml -o html SCENARIO > timeline.html
 //
-// Run it with -help for the scenario commands.
+// Run it with -help for the scenario commands. The engine is package
+// examples/simulate/scenario; the page is package examples/timeline.
 package main
 
 import (
@@ -15,74 +18,83 @@ import (
 	"io"
 	"os"
 
-	"k8s.io/apimachinery/pkg/types"
-
-	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/examples/simulate/scenario"
+	"github.com/vcjob/vcjob/examples/timeline"
 )
 
 func main() {
-	jobPath := flag.String("job", "", "the job manifest (YAML or JSON)")
-	output := flag.String("o", "text", "output: text or json (JSON Lines)")
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: simulate -job JOB.yaml [-o json] SCENARIO\n\n")
-		flag.PrintDefaults()
-		fmt.Fprintf(flag.CommandLine.Output(), "\n%s\n", usage)
-	}
-	flag.Parse()
-	if *jobPath == "" || flag.NArg() != 1 || (*output != "text" && *output != "json") {
-		flag.Usage()
-		os.Exit(2)
-	}
-	if err := runFiles(*jobPath, flag.Arg(0), *output, os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "simulate:", err)
-		os.Exit(1)
-	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func runFiles(jobPath, scenarioPath, output string, w io.Writer) error {
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("simulate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	jobPath := fs.String("job", "", "the job manifest (YAML or JSON)")
+	name := fs.String("name", "", "the job to simulate, when the manifest holds several")
+	output := fs.String("o", "text", "output: text, json (JSON Lines) or html (a timeline page)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: simulate -job JOB.yaml [-name JOB] [-o text|json|html] SCENARIO\n\n")
+		fs.PrintDefaults()
+		fmt.Fprintf(stderr, "\n%s\n", scenario.Usage)
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	switch {
+	case *output != "text" && *output != "json" && *output != "html":
+		fmt.Fprintf(stderr, "simulate: -o %s: unknown output (text, json or html)\n", *output)
+		return 2
+	case *jobPath == "" && fs.NArg() != 1:
+		fmt.Fprintf(stderr, "simulate: a job (-job JOB.yaml) and a scenario file are needed; -help lists the scenario commands\n")
+		return 2
+	case *jobPath == "":
+		fmt.Fprintf(stderr, "simulate: -job JOB.yaml is needed (the job to run the scenario on)\n")
+		return 2
+	case fs.NArg() != 1:
+		fmt.Fprintf(stderr, "simulate: one scenario file is needed after the flags, got %d arguments; -help lists the scenario commands\n", fs.NArg())
+		return 2
+	}
+	if err := runFiles(*jobPath, *name, fs.Arg(0), *output, stdout); err != nil {
+		fmt.Fprintln(stderr, "simulate:", err)
+		return 1
+	}
+	return 0
+}
+
+// runFiles reads the job before the scenario, so that a broken job is
+// reported first.
+func runFiles(jobPath, name, scenarioPath, output string, w io.Writer) error {
 	manifest, err := os.ReadFile(jobPath)
 	if err != nil {
 		return err
+	}
+	job, err := scenario.Load(manifest, name)
+	if err != nil {
+		return fmt.Errorf("%s: %w", jobPath, err)
 	}
 	f, err := os.Open(scenarioPath)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	script, err := parseScript(f)
+	script, err := scenario.Parse(f)
 	if err != nil {
 		return fmt.Errorf("%s: %w", scenarioPath, err)
 	}
-	var t transcript = textTranscript{w}
-	if output == "json" {
-		t = newJSONTranscript(w)
-	}
-	return simulate(manifest, script, t)
-}
-
-// simulate decodes, defaults and validates the job, then runs the script.
-func simulate(manifest []byte, script []command, t transcript) error {
-	job, err := vcjob.DecodeJob(manifest)
-	if err != nil {
-		return err
-	}
-	vcjob.SetDefaults(job)
-	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
-		return fmt.Errorf("invalid job: %w", errs.ToAggregate())
-	}
-	if job.UID == "" {
-		// A manifest has no UID yet; the API server would give it one.
-		job.UID = types.UID("uid-" + job.Name)
-	}
-	s, err := newSim(job, t)
-	if err != nil {
-		return err
-	}
-	for _, c := range script {
-		if err := s.run(c); err != nil {
+	switch output {
+	case "json":
+		return scenario.Run(job, script, scenario.NewJSON(w))
+	case "html":
+		tl := timeline.New(job.Name, scenario.Start)
+		runErr := scenario.Run(job, script, tl)
+		if runErr != nil {
+			// Draw what happened up to the line that failed, and say so.
+			tl.Fail(runErr.Error())
+		}
+		if err := tl.WriteHTML(w); err != nil {
 			return err
 		}
+		return runErr
 	}
-	t.end(s.summary())
-	return nil
+	return scenario.Run(job, script, scenario.NewText(w))
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
@@ -27,49 +26,53 @@ spec:
           action: RestartPod
       template:
         spec:
+          restartPolicy: Never
           containers: [{name: pytorch, image: pytorch:2}]
 `
 
 // The README's embedding example: decode, default, validate, then resolve
-// a request and run it through the state machine on the in-memory cluster.
+// each request and run it through the state machine on the in-memory
+// cluster, playing the scheduler (admit the PodGroup) and the kubelet (fail
+// a pod) in between.
 func Example() {
-	job, err := vcjob.DecodeJob([]byte(manifest))
+	job, err := vcjob.DecodeJob([]byte(manifest)) // strict: unknown fields are errors
 	if err != nil {
 		panic(err)
 	}
-	vcjob.SetDefaults(job)
+	vcjob.SetDefaults(job) // what Volcano's mutating webhook writes
 	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
-		panic(errs.ToAggregate())
+		panic(errs.ToAggregate()) // field paths, every problem at once
 	}
 	now := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	cluster := memcluster.New(now)
+	cluster := memcluster.New(now) // or your client-backed statemachine.Cluster
 	cluster.PutJob(job)
 
-	run := func(req vcjob.Request) {
-		req.Namespace, req.JobName = "ml", job.Name
-		ji, _ := cluster.JobInfo("ml", job.Name)
-		d := policy.Resolve(ji.Job, req)
-		if d.Delay == 0 {
+	// One controller step: resolve a request, execute the action.
+	step := func(req vcjob.Request) {
+		req.Namespace, req.JobName = job.Namespace, job.Name
+		ji, err := cluster.JobInfo(job.Namespace, job.Name)
+		if err != nil {
+			panic(err)
+		}
+		d := policy.Resolve(ji.Job, req) // action, delay, target and the rule that decided
+		if d.Delay == 0 {                // else a controller queues it (package delay)
 			if _, err := statemachine.Execute(cluster, ji, d.Action, d.Target); err != nil {
 				panic(err)
 			}
 		}
-		fmt.Printf("%-9s -> %-10s by %-34s phase %s\n", req.Event, d.Action, d.Rule, cluster.Job("ml", job.Name).Status.State.Phase)
+		fmt.Printf("%-9s -> %-10s by %-34s phase %s\n", req.Event, d.Action, d.Rule, cluster.Job(job.Namespace, job.Name).Status.State.Phase)
 	}
-	run(vcjob.Request{Event: vcjob.OutOfSyncEvent}) // the job is new
-	cluster.SetPodGroupPhase("ml", podgroup.Name(job), podgroup.PhaseRunning)
-	run(vcjob.Request{Event: vcjob.OutOfSyncEvent}) // the gang is admitted: pods are created
-	for _, p := range cluster.Pods("ml", job.Name) {
-		p.Status.Phase = corev1.PodRunning
-		cluster.PutPod(p)
+	step(vcjob.Request{Event: vcjob.OutOfSyncEvent}) // a new job: its PodGroup is created, no pods yet
+	cluster.SetPodGroupPhase("ml", podgroup.Name(job), podgroup.PhaseInqueue)
+	step(vcjob.Request{Event: vcjob.OutOfSyncEvent}) // the gang is admitted: the pods are created
+	if _, err := cluster.FailPod("ml", "mnist-ddp-worker-1", 137); err != nil {
+		panic(err)
 	}
-	run(vcjob.Request{Event: vcjob.PodRunningEvent, TaskName: "worker", PodName: "mnist-ddp-worker-1"})
-	run(vcjob.Request{Event: vcjob.PodFailedEvent, TaskName: "worker", PodName: "mnist-ddp-worker-1", ExitCode: 137})
-	fmt.Println("deleted:", cluster.Journal.Deleted)
+	step(vcjob.Request{Event: vcjob.PodFailedEvent, TaskName: "worker", PodName: "mnist-ddp-worker-1", ExitCode: 137})
+	fmt.Println("created:", len(cluster.Journal.Created), "deleted:", cluster.Journal.Deleted)
 	// Output:
 	// OutOfSync -> SyncJob    by internal event                     phase Pending
 	// OutOfSync -> SyncJob    by internal event                     phase Pending
-	// PodRunning -> SyncJob    by internal event                     phase Running
 	// PodFailed -> RestartPod by task "worker" policy 0 (exit code) phase Restarting
-	// deleted: [mnist-ddp-worker-1]
+	// created: 2 deleted: [mnist-ddp-worker-1]
 }

@@ -231,8 +231,10 @@ func (c *Cluster) RemovePod(namespace, name string) {
 	}
 }
 
-// SetPodGroupPhase creates or updates a PodGroup's phase; ownerJob names
-// the job that owns it, for the change feed.
+// SetPodGroupPhase plays the scheduler: it sets the phase of the PodGroup
+// namespace/name, creating the PodGroup when it does not exist. With Watch
+// set, a change of an existing PodGroup's phase is fed as a Modified change
+// naming the job that owns it.
 func (c *Cluster) SetPodGroupPhase(namespace, name string, phase podgroup.Phase) {
 	k := key(namespace, name)
 	old := c.podGroups[k]

@@ -1,0 +1,359 @@
+package scenario
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/plugins"
+	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/statemachine"
+	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/worker"
+)
+
+// maxStepsPerCommand bounds how many requests one script line may cause
+// (per pod of the job, and at least minSteps), so that a job that never
+// settles is reported instead of looping.
+const (
+	maxStepsPerPod = 10
+	minSteps       = 1000
+)
+
+// Start is the simulated clock's origin.
+var Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// sim runs the real pipeline on an in-memory cluster: the cluster's
+// changes feed the cache's handlers as an informer would, the requests go
+// through the worker step, and delayed actions fire as the clock advances.
+type sim struct {
+	ns, job string
+	now     time.Time
+	cluster *memcluster.Cluster
+	cache   *cache.Cache
+	step    *worker.Step
+	queue   []vcjob.Request
+	out     Observer
+	// podGroup is the PodGroup phase last reported ("" none).
+	podGroup string
+	maxSteps int
+}
+
+func newSim(job *vcjob.Job, out Observer) (*sim, error) {
+	s := &sim{ns: job.Namespace, job: job.Name, now: Start, out: out}
+	var pods int32
+	for _, t := range job.Spec.Tasks {
+		pods += t.Replicas
+	}
+	s.maxSteps = max(minSteps, maxStepsPerPod*int(pods))
+	if s.ns == "" {
+		s.ns = "default"
+		job.Namespace = s.ns
+	}
+	s.cluster = memcluster.New(metav1.NewTime(Start))
+	s.cluster.Watch = true
+	s.cluster.GracefulDelete = true
+	s.cache = cache.New()
+	// The job's plugins run as in Volcano; ssh gets the plugins package's
+	// fixed test key, since a simulation needs no real one.
+	reg := plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
+	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg}}
+	s.cluster.PutJob(job)
+	s.out.Command(0, "create job "+job.Name, s.now)
+	return s, s.settle()
+}
+
+// run executes one script command and everything it sets off.
+func (s *sim) run(c Command) error {
+	s.out.Command(c.Line, c.Text, s.now)
+	switch c.verb {
+	case "finish":
+		s.cluster.FinishTerminating()
+	case "podgroup":
+		job := s.cluster.Job(s.ns, s.job)
+		if !s.cluster.PodGroup(job).Exists {
+			return fmt.Errorf("line %d: %q: the job has no PodGroup now (a whole-job kill deletes it; the next sync creates it again)", c.Line, c.Text)
+		}
+		s.cluster.SetPodGroupPhase(s.ns, podgroup.Name(job), podgroup.Phase(c.word))
+	case "command":
+		cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: strings.ToLower(c.word) + "-" + s.job},
+			Action: c.word, TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: s.job}}
+		if req, ok := cache.CommandRequest(cmd); ok {
+			s.queue = append(s.queue, req)
+		}
+	case "scale":
+		job := s.cluster.Job(s.ns, s.job)
+		t := job.Task(c.word)
+		if t == nil {
+			return fmt.Errorf("line %d: %q: no task %q", c.Line, c.Text, c.word)
+		}
+		old := job.DeepCopy()
+		t.Replicas = c.n
+		if t.MinAvailable != nil && *t.MinAvailable > c.n {
+			t.MinAvailable = &c.n
+		}
+		if errs := vcjob.ValidateJobUpdate(job, old); len(errs) > 0 {
+			return fmt.Errorf("line %d: %q: the API server would refuse the update: %w", c.Line, c.Text, errs.ToAggregate())
+		}
+		s.cluster.PutJob(job)
+	case "advance":
+		return s.advance(c.d)
+	default:
+		pods, err := s.pods(c)
+		if err != nil {
+			return err
+		}
+		for _, p := range pods {
+			s.change(c, p)
+		}
+	}
+	return s.settle()
+}
+
+// pods resolves a command's pod argument against the cluster.
+func (s *sim) pods(c Command) ([]*corev1.Pod, error) {
+	all := s.cluster.Pods(s.ns, s.job)
+	var out []*corev1.Pod
+	for _, p := range all {
+		short := strings.TrimPrefix(p.Name, s.job+"-")
+		switch {
+		case c.pods == "all", c.pods == p.Name, c.pods == short:
+		case strings.HasSuffix(c.pods, "-*") && p.Annotations[vcjob.TaskSpecKey] == strings.TrimSuffix(c.pods, "-*"):
+		default:
+			continue
+		}
+		if c.pods == "all" || strings.HasSuffix(c.pods, "-*") {
+			// A group only takes the pods the command makes sense for.
+			fromPending := c.verb == "start" || c.verb == "run"
+			if p.DeletionTimestamp != nil || (fromPending && p.Status.Phase != corev1.PodPending) ||
+				(!fromPending && c.verb != "evict" && p.Status.Phase != corev1.PodRunning) {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	if len(all) == 0 {
+		job := s.cluster.Job(s.ns, s.job)
+		if !s.cluster.PodGroup(job).Exists {
+			return nil, fmt.Errorf("line %d: %q: the job has no pods and no PodGroup now (a whole-job kill deletes both; the next sync creates the PodGroup again)", c.Line, c.Text)
+		}
+		return nil, fmt.Errorf("line %d: %q: the job has no pods yet: Volcano creates them once the scheduler admits the PodGroup; put \"podgroup Inqueue\" before this line", c.Line, c.Text)
+	}
+	if len(out) == 0 {
+		var names []string
+		for _, p := range all {
+			state := string(p.Status.Phase)
+			if p.DeletionTimestamp != nil {
+				state += ",terminating"
+			}
+			names = append(names, strings.TrimPrefix(p.Name, s.job+"-")+"="+state)
+		}
+		return nil, fmt.Errorf("line %d: %q: no pod matches %q (pods: %s)", c.Line, c.Text, c.pods, strings.Join(names, ", "))
+	}
+	return out, nil
+}
+
+// change plays the kubelet (or an evicting user) on one pod.
+func (s *sim) change(c Command, p *corev1.Pod) {
+	if c.verb == "evict" {
+		s.cluster.RemovePod(p.Namespace, p.Name)
+		return
+	}
+	p = p.DeepCopy()
+	if p.Spec.NodeName == "" {
+		p.Spec.NodeName = "node-0"
+	}
+	if len(p.Status.ContainerStatuses) == 0 {
+		for _, ct := range p.Spec.Containers {
+			p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, corev1.ContainerStatus{Name: ct.Name})
+		}
+		if len(p.Status.ContainerStatuses) == 0 {
+			p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "main"}}
+		}
+	}
+	// Restarting containers leaves a Pending pod Pending.
+	if !(c.verb == "restart" && p.Status.Phase == corev1.PodPending) {
+		p.Status.Phase = podPhaseFor(c.verb)
+	}
+	for i := range p.Status.ContainerStatuses {
+		cs := &p.Status.ContainerStatuses[i]
+		switch c.verb {
+		case "start", "ready":
+			cs.Ready = true
+		case "run", "pending", "unready", "succeed", "unknown":
+			cs.Ready = false
+		case "restart":
+			cs.RestartCount += c.n
+		case "fail":
+			cs.Ready = false
+			code := int32(1)
+			if i == 0 {
+				code = c.n
+			}
+			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}}
+		}
+		if c.verb == "succeed" {
+			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0}}
+		}
+	}
+	s.cluster.PutPod(p)
+}
+
+// advance moves the clock, firing each delayed action at its deadline.
+func (s *sim) advance(d time.Duration) error {
+	until := s.now.Add(d)
+	for {
+		next, ok := s.step.Delays.Next()
+		if !ok || next.After(until) {
+			break
+		}
+		s.setNow(next)
+		for _, e := range s.step.Delays.Due(next) {
+			s.out.Record(s.step.Fire(e, s.now))
+			if err := s.settle(); err != nil {
+				return err
+			}
+		}
+	}
+	s.setNow(until)
+	return nil
+}
+
+func (s *sim) setNow(t time.Time) {
+	s.now = t
+	s.cluster.Now = metav1.NewTime(t)
+}
+
+// settle feeds the cluster's changes to the cache and processes requests
+// until nothing is left to do.
+func (s *sim) settle() error {
+	for steps := 0; ; steps++ {
+		s.observe()
+		s.reportPodGroup()
+		if len(s.queue) == 0 {
+			return nil
+		}
+		if steps >= s.maxSteps {
+			return fmt.Errorf("the job did not settle after %d requests", steps)
+		}
+		req := s.queue[0]
+		s.queue = s.queue[1:]
+		s.out.Record(s.step.Process(req, s.now))
+	}
+}
+
+// reportPodGroup tells the observer the PodGroup's phase when it changed.
+func (s *sim) reportPodGroup() {
+	phase := ""
+	if g := s.cluster.PodGroup(s.cluster.StoredJob(s.ns, s.job)); g.Exists {
+		phase = string(g.Phase)
+		if phase == "" {
+			phase = "(no phase)"
+		}
+	}
+	if phase != s.podGroup {
+		s.podGroup = phase
+		s.out.PodGroup(phase, s.now)
+	}
+}
+
+// observe drains the cluster's changes into the cache, queueing the
+// requests the handlers raise.
+func (s *sim) observe() {
+	changes := s.cluster.Drain()
+	if len(changes) > 0 {
+		s.out.Changes(changes, s.now)
+	}
+	for _, ch := range changes {
+		var req vcjob.Request
+		var ok bool
+		switch {
+		case ch.NewJob != nil && ch.OldJob == nil:
+			req, ok, _ = s.cache.OnJobAdd(ch.NewJob)
+		case ch.NewJob != nil:
+			req, ok, _ = s.cache.OnJobUpdate(ch.OldJob, ch.NewJob)
+		case ch.NewPod != nil && ch.OldPod == nil:
+			req, ok = s.cache.OnPodAdd(ch.NewPod)
+		case ch.NewPod != nil:
+			req, ok = s.cache.OnPodUpdate(ch.OldPod, ch.NewPod)
+		case ch.OldPod != nil:
+			req, ok = s.cache.OnPodDelete(ch.OldPod)
+		case ch.Type == memcluster.Modified:
+			req, ok = s.cache.OnPodGroupUpdate(ch.PodGroupNamespace, ch.PodGroupJob, ch.OldPhase, ch.NewPhase)
+		}
+		if ok {
+			s.queue = append(s.queue, req)
+		}
+	}
+}
+
+// summary is the job's state at the end of a run: the status as the
+// controller last wrote it, then the pods as they are.
+func (s *sim) summary() string {
+	job := s.cluster.Job(s.ns, s.job)
+	st := job.Status
+	var pods []string
+	var succeeded, failed int32
+	for _, p := range s.cluster.Pods(s.ns, s.job) {
+		state := string(p.Status.Phase)
+		if p.DeletionTimestamp != nil {
+			state += ",terminating"
+		} else if p.Status.Phase == corev1.PodSucceeded {
+			succeeded++
+		} else if p.Status.Phase == corev1.PodFailed {
+			failed++
+		}
+		pods = append(pods, strings.TrimPrefix(p.Name, s.job+"-")+"="+state)
+	}
+	sort.Strings(pods)
+	if len(pods) > maxListedPods {
+		pods = countPods(pods)
+	}
+	pg := "none"
+	if g := s.cluster.PodGroup(job); g.Exists {
+		pg = string(g.Phase)
+		if pg == "" {
+			pg = "(no phase)"
+		}
+	}
+	counts := fmt.Sprintf("status counts pending %d running %d succeeded %d failed %d terminating %d", st.Pending, st.Running, st.Succeeded, st.Failed, st.Terminating)
+	if st.Succeeded != succeeded || st.Failed != failed {
+		// SPEC §14.10: a kill counts only the pods it could not delete.
+		counts += " (as last written: a kill leaves out the Succeeded and Failed pods it keeps)"
+	}
+	return fmt.Sprintf("phase %s, retryCount %d, version %d; %s; podgroup %s; delayed %d; pods: %s",
+		orNone(st.State.Phase), st.RetryCount, st.Version, counts, pg, s.step.Delays.Len(), strings.Join(pods, " "))
+}
+
+// maxListedPods is how many pods the summary names one by one; beyond it,
+// it counts them by state.
+const maxListedPods = 20
+
+// countPods turns "worker-0=Running" entries into "Running=9999" counts.
+func countPods(pods []string) []string {
+	n := map[string]int{}
+	for _, p := range pods {
+		_, state, _ := strings.Cut(p, "=")
+		n[state]++
+	}
+	var out []string
+	for state, c := range n {
+		out = append(out, fmt.Sprintf("%d %s", c, state))
+	}
+	sort.Strings(out)
+	return append([]string{fmt.Sprintf("%d,", len(pods))}, out...)
+}
+
+func orNone(p vcjob.JobPhase) string {
+	if p == "" {
+		return "(none)"
+	}
+	return string(p)
+}

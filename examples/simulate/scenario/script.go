@@ -1,0 +1,188 @@
+package scenario
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
+)
+
+// A Command is one line of a scenario script.
+type Command struct {
+	Line int    // in the script, from 1
+	Text string // the line without its comment
+	verb string
+	pods string // a pod, "all", or "TASK-*"
+	n    int32  // exit code or restart count
+	d    time.Duration
+	word string // PodGroup phase, action, task
+}
+
+// Usage lists the scenario commands, for errors and -help.
+const Usage = `scenario commands, one per line (# starts a comment):
+  start PODS            Pending pods are bound and run, containers ready (PodRunning)
+  run PODS              pods are bound and run, containers not ready yet
+  pending PODS          pods go back to Pending
+  ready PODS            containers become ready
+  unready PODS          containers stop being ready
+  restart PODS [N]      containers restart N times (default 1); the pod stays Running (or Pending)
+  fail PODS [CODE]      pods fail, the first container exiting with CODE (default 1)
+  succeed PODS          pods succeed
+  unknown PODS          pods' phase becomes Unknown
+  evict PODS            pods are deleted by someone else (PodEvicted)
+  finish                pods being deleted finish terminating and disappear
+  podgroup PHASE        the scheduler sets the PodGroup's phase (Pending, Inqueue, Running, Unknown)
+  command ACTION        a Command asks for ACTION (AbortJob, ResumeJob, ...)
+  scale TASK N          the job is updated: TASK gets N replicas
+  advance DURATION      time passes (Go duration: 30s, 10m); delayed actions fire
+PODS is a pod (worker-0, or its full name), TASK-* for a task's pods, or all.
+
+A job's pods exist only once its PodGroup is admitted: the controller creates
+the PodGroup, the scheduler moves it to Inqueue, then the next sync creates the
+pods. So a scenario starts with "podgroup Inqueue", then "start all".`
+
+// Parse reads a scenario script; an error names the line.
+func Parse(r io.Reader) ([]Command, error) {
+	var out []Command
+	sc := bufio.NewScanner(r)
+	n := 0
+	for sc.Scan() {
+		n++
+		text := strings.TrimSpace(sc.Text())
+		if i := strings.Index(text, "#"); i >= 0 {
+			text = strings.TrimSpace(text[:i])
+		}
+		if text == "" {
+			continue
+		}
+		c, err := parseLine(text)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %q: %w", n, text, err)
+		}
+		c.Line, c.Text = n, text
+		out = append(out, c)
+	}
+	return out, sc.Err()
+}
+
+func parseLine(text string) (Command, error) {
+	f := strings.Fields(text)
+	c := Command{verb: f[0]}
+	args := f[1:]
+	want := func(min, max int) error {
+		if len(args) >= min && len(args) <= max {
+			return nil
+		}
+		n := fmt.Sprintf("%d to %d arguments", min, max)
+		switch {
+		case min == max && min == 0:
+			n = "no argument"
+		case min == max && min == 1:
+			n = "one argument"
+		case min == max:
+			n = fmt.Sprintf("%d arguments", min)
+		}
+		return fmt.Errorf("%s takes %s, got %d; usage:\n%s", c.verb, n, len(args), usageOf(c.verb))
+	}
+	switch c.verb {
+	case "start", "run", "pending", "ready", "unready", "succeed", "unknown", "evict":
+		if err := want(1, 1); err != nil {
+			return c, err
+		}
+		c.pods = args[0]
+	case "restart", "fail":
+		if err := want(1, 2); err != nil {
+			return c, err
+		}
+		c.pods = args[0]
+		c.n = 1
+		if len(args) == 2 {
+			v, err := strconv.ParseInt(args[1], 10, 32)
+			if err != nil || v < 0 {
+				return c, fmt.Errorf("%s: bad number %q", c.verb, args[1])
+			}
+			c.n = int32(v)
+		}
+	case "finish":
+		if err := want(0, 0); err != nil {
+			return c, err
+		}
+	case "podgroup":
+		if err := want(1, 1); err != nil {
+			return c, err
+		}
+		switch p := podgroup.Phase(args[0]); p {
+		case podgroup.PhasePending, podgroup.PhaseInqueue, podgroup.PhaseRunning, podgroup.PhaseUnknown, podgroup.PhaseCompleted:
+			c.word = args[0]
+		default:
+			return c, fmt.Errorf("unknown PodGroup phase %q (Pending, Inqueue, Running, Unknown, Completed)", args[0])
+		}
+	case "command":
+		if err := want(1, 1); err != nil {
+			return c, err
+		}
+		known := false
+		for _, a := range vcjob.PolicyActions() {
+			known = known || string(a) == args[0]
+		}
+		if !known {
+			return c, fmt.Errorf("unknown action %q", args[0])
+		}
+		c.word = args[0]
+	case "scale":
+		if err := want(2, 2); err != nil {
+			return c, err
+		}
+		v, err := strconv.ParseInt(args[1], 10, 32)
+		if err != nil || v < 0 {
+			return c, fmt.Errorf("scale: bad replica count %q", args[1])
+		}
+		c.word, c.n = args[0], int32(v)
+	case "advance":
+		if err := want(1, 1); err != nil {
+			return c, err
+		}
+		d, err := time.ParseDuration(args[0])
+		if err != nil || d <= 0 {
+			return c, fmt.Errorf("advance: bad duration %q (use a Go duration such as 30s or 10m)", args[0])
+		}
+		c.d = d
+	default:
+		return c, fmt.Errorf("unknown command %q\n%s", c.verb, Usage)
+	}
+	return c, nil
+}
+
+// usageOf is the Usage line of verb.
+func usageOf(verb string) string {
+	for _, line := range strings.Split(Usage, "\n") {
+		if strings.HasPrefix(line, "  "+verb+" ") {
+			return line
+		}
+	}
+	return Usage
+}
+
+// podPhaseFor is the phase a pod command leaves the pod in.
+func podPhaseFor(verb string) corev1.PodPhase {
+	switch verb {
+	case "start", "run", "ready", "unready", "restart":
+		return corev1.PodRunning
+	case "pending":
+		return corev1.PodPending
+	case "fail":
+		return corev1.PodFailed
+	case "succeed":
+		return corev1.PodSucceeded
+	case "unknown":
+		return corev1.PodUnknown
+	}
+	return ""
+}

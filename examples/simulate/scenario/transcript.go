@@ -1,0 +1,195 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/worker"
+)
+
+// An Observer receives what happens in a run, in order: each script
+// command (line 0 is the job's creation), each step's record, the cluster's
+// changes as the informers see them (after the command or step that made
+// them), the PodGroup's phase whenever it changed ("" when there is none),
+// and a summary at the end. Records and changes are shared: read them.
+type Observer interface {
+	Command(line int, text string, now time.Time)
+	Record(r worker.Record)
+	Changes(chs []memcluster.Change, now time.Time)
+	PodGroup(phase string, now time.Time)
+	End(summary string)
+}
+
+// NewText is the readable transcript.
+func NewText(w io.Writer) Observer { return textTranscript{w} }
+
+// NewJSON writes JSON Lines: one object per command, per record, per change
+// of the PodGroup's phase ({"podGroup": phase, "time": ...}; "" when there
+// is none) and at the end.
+func NewJSON(w io.Writer) Observer {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return jsonTranscript{enc}
+}
+
+// textTranscript is the readable form.
+type textTranscript struct{ w io.Writer }
+
+func (t textTranscript) Command(line int, text string, now time.Time) {
+	fmt.Fprintf(t.w, "> %s   [%s]\n", text, offset(now))
+}
+
+func (t textTranscript) Changes([]memcluster.Change, time.Time) {}
+func (t textTranscript) PodGroup(string, time.Time)             {}
+
+func (t textTranscript) End(summary string) { fmt.Fprintf(t.w, "= %s\n", summary) }
+
+func (t textTranscript) Record(r worker.Record) {
+	w := t.w
+	if r.Fired != nil {
+		fmt.Fprintf(w, "  fired    %s for %s at %s (registered at %s on %s)\n", r.Fired.Action, describeTarget(r.Fired.Target, r.Fired.Request), offset(r.Time), offset(r.Fired.Registered), describe(r.Fired.Request))
+	} else {
+		fmt.Fprintf(w, "  request  %s\n", describe(r.Request))
+	}
+	for _, e := range r.Cancelled[:cancelledBefore(r)] {
+		fmt.Fprintf(w, "    cancel   %s\n", describeEntry(e))
+	}
+	if r.Skipped != "" {
+		fmt.Fprintf(w, "    skipped  %s\n", r.Skipped)
+		return
+	}
+	if r.Fired == nil {
+		fmt.Fprintf(w, "    rule     %s -> %s\n", r.Rule, r.Action)
+	}
+	switch {
+	case r.Registered != nil:
+		fmt.Fprintf(w, "    delay    %s registered, due at %s\n", r.Delay, offset(r.Registered.Due))
+		return
+	case r.DelayDropped:
+		fmt.Fprintf(w, "    delay    %s dropped: the pod already has a pending %s\n", r.Delay, r.Action)
+		return
+	}
+	call := ""
+	if r.Transition != nil {
+		call = string(r.Transition.Call)
+	}
+	if r.PhaseBefore == r.PhaseAfter {
+		fmt.Fprintf(w, "    %-8s phase stays %s", call, orNone(r.PhaseBefore))
+	} else {
+		fmt.Fprintf(w, "    %-8s phase %s -> %s", call, orNone(r.PhaseBefore), orNone(r.PhaseAfter))
+	}
+	if s := r.Effects.Status; s != nil {
+		fmt.Fprintf(w, " (retry %d, version %d)", s.RetryCount, s.Version)
+	}
+	fmt.Fprintln(w)
+	if len(r.Effects.Created) > 0 {
+		fmt.Fprintf(w, "    create   %s\n", strings.Join(r.Effects.Created, " "))
+	}
+	if len(r.Effects.Deleted) > 0 {
+		fmt.Fprintf(w, "    delete   %s\n", strings.Join(r.Effects.Deleted, " "))
+	}
+	if len(r.Effects.Waiting) > 0 {
+		fmt.Fprintf(w, "    waiting  %s (dependsOn not met)\n", strings.Join(r.Effects.Waiting, " "))
+	}
+	for _, warning := range r.Effects.Warnings {
+		fmt.Fprintf(w, "    warning  %s (Volcano logs it and goes on)\n", warning)
+	}
+	if r.Effects.PodGroupDeleted {
+		fmt.Fprintf(w, "    podgroup deleted\n")
+	}
+	for _, e := range r.Cancelled[cancelledBefore(r):] {
+		fmt.Fprintf(w, "    cancel   %s (same level)\n", describeEntry(e))
+	}
+	if r.Err != nil {
+		fmt.Fprintf(w, "    error    %v\n", r.Err)
+	}
+}
+
+// cancelledBefore counts the cancellations a pod event made before the
+// step ran; the rest came from the same-level cleanup after it.
+func cancelledBefore(r worker.Record) int {
+	n := 0
+	for _, e := range r.Cancelled {
+		if r.Request.PodName != "" && e.Request.PodName == r.Request.PodName && r.Request.Event != vcjob.PodPendingEvent && r.Fired == nil && (e.Request.Event == vcjob.PodPendingEvent || r.Request.Event == vcjob.PodRunningEvent) {
+			n++
+			continue
+		}
+		break
+	}
+	return n
+}
+
+// jsonTranscript writes JSON Lines: one object per command, per record and
+// at the end.
+type jsonTranscript struct{ enc *json.Encoder }
+
+func (t jsonTranscript) Command(line int, text string, now time.Time) {
+	_ = t.enc.Encode(map[string]any{"command": text, "line": line, "time": now})
+}
+
+func (t jsonTranscript) Changes([]memcluster.Change, time.Time) {}
+
+func (t jsonTranscript) PodGroup(phase string, now time.Time) {
+	_ = t.enc.Encode(map[string]any{"podGroup": phase, "time": now})
+}
+
+func (t jsonTranscript) Record(r worker.Record) {
+	_ = t.enc.Encode(struct {
+		Record worker.Record `json:"record"`
+		Error  string        `json:"error,omitempty"`
+	}{r, r.Error()})
+}
+
+func (t jsonTranscript) End(summary string) { _ = t.enc.Encode(map[string]string{"summary": summary}) }
+
+func offset(t time.Time) string { return "+" + t.Sub(Start).String() }
+
+func describe(r vcjob.Request) string {
+	var parts []string
+	switch {
+	case r.Action != "":
+		parts = append(parts, "command "+string(r.Action))
+	case r.Event == "":
+		parts = append(parts, "PodGroup changed")
+	default:
+		parts = append(parts, string(r.Event))
+	}
+	if r.PodName != "" {
+		parts = append(parts, r.PodName)
+	}
+	if r.ExitCode != 0 {
+		parts = append(parts, fmt.Sprintf("exit=%d", r.ExitCode))
+	}
+	// Requests about pods and from PodGroup changes carry a job version;
+	// job events and commands do not.
+	if r.PodName != "" || r.Event == "" || r.Event == vcjob.JobUnknownEvent {
+		parts = append(parts, fmt.Sprintf("v%d", r.JobVersion))
+	}
+	return strings.Join(parts, " ")
+}
+
+func describeTarget(t vcjob.Target, r vcjob.Request) string {
+	switch t.Level {
+	case vcjob.TaskLevel:
+		return "task " + t.TaskName
+	case vcjob.PodLevel:
+		return "pod " + t.PodName
+	case vcjob.PartitionLevel:
+		return fmt.Sprintf("partition %s/%s", t.TaskName, t.PartitionID)
+	}
+	return "the job"
+}
+
+func describeEntry(e delay.Entry) string {
+	s := fmt.Sprintf("delayed %s of %s (from %s at %s)", e.Action, e.Request.PodName, e.Request.Event, offset(e.Registered))
+	if e.Orphaned {
+		s += " [orphaned]"
+	}
+	return s
+}

@@ -1,0 +1,193 @@
+package timeline
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/vcjob/vcjob/cronjob"
+)
+
+// CronWindow is a CronJob's window as the cron example plays it.
+type CronWindow struct {
+	CronJob  string // namespace/name
+	Schedule string
+	Zone     *time.Location
+	Policy   string // concurrencyPolicy
+	From, To time.Time
+	Runs     []CronRun
+	// Syncs are the controller's syncs: when, and what it decided.
+	Syncs []CronSync
+}
+
+// CronRun is one scheduled time: the job started for it, or why none was.
+type CronRun struct {
+	Scheduled time.Time
+	Job       string    // "" when no job started
+	Skipped   string    // why no job started
+	Started   time.Time // zero when skipped
+	// Finished is when the job completed or failed, or was deleted while
+	// running (Outcome Replaced); zero while it runs at the window's end.
+	Finished time.Time
+	Outcome  string // Completed, Failed, Replaced, or Running at the end
+	Deleted  time.Time
+}
+
+// CronSync is one sync of the controller.
+type CronSync struct {
+	At   time.Time
+	Text string
+}
+
+// Colours of the cron page, by outcome.
+var cronColors = map[string]string{"Completed": "#2f80ed", "Failed": "#eb5757", "Replaced": "#f2994a", "Running": "#27ae60"}
+
+// WriteCronHTML writes a CronJob window as one HTML page with inline SVG:
+// a row per scheduled run (started, skipped, replaced, finished), the
+// syncs on an axis, days in the schedule's zone.
+func WriteCronHTML(w io.Writer, cw CronWindow) error {
+	zone := cw.Zone
+	if zone == nil {
+		zone = time.UTC
+	}
+	runs := append([]CronRun(nil), cw.Runs...)
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Scheduled.Before(runs[j].Scheduled) })
+	const left, right, top, rowH = 250, 200, 60, 26
+	width := 1300
+	height := top + rowH*len(runs) + 40
+	span := cw.To.Sub(cw.From)
+	if span <= 0 {
+		span = time.Hour
+	}
+	x := func(t time.Time) float64 {
+		return left + float64(width-left-right)*float64(t.Sub(cw.From))/float64(span)
+	}
+	clock := func(t time.Time) string { return t.In(zone).Format("2006-01-02 15:04 MST") }
+	var s strings.Builder
+	fmt.Fprintf(&s, `<svg id="cron" width="%d" height="%d" font-family="system-ui, sans-serif" font-size="12">`, width, height)
+	// Days (midnight in the zone) as grid lines.
+	for d := time.Date(cw.From.In(zone).Year(), cw.From.In(zone).Month(), cw.From.In(zone).Day(), 0, 0, 0, 0, zone); !d.After(cw.To); d = d.AddDate(0, 0, 1) {
+		if d.Before(cw.From) {
+			continue
+		}
+		fmt.Fprintf(&s, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" fill="#555">%s</text>`,
+			x(d), top-30, x(d), height-30, x(d)+3, top-34, html.EscapeString(d.Format("Mon Jan 2")))
+	}
+	// Syncs on the axis row.
+	fmt.Fprintf(&s, `<text x="6" y="%d" font-weight="bold">controller syncs</text>`, top-12)
+	for _, sy := range cw.Syncs {
+		fmt.Fprintf(&s, `<rect class="sync" x="%.1f" y="%d" width="2" height="12" fill="#555" data-detail="%s"><title>%s</title></rect>`,
+			x(sy.At)-1, top-22, html.EscapeString("sync at "+clock(sy.At)+": "+sy.Text), html.EscapeString(clock(sy.At)+": "+sy.Text))
+	}
+	for i, r := range runs {
+		y := top + i*rowH
+		label := "run for " + clock(r.Scheduled)
+		fmt.Fprintf(&s, `<text x="6" y="%d">%s</text>`, y+17, html.EscapeString(label))
+		detail := label
+		switch {
+		case r.Job == "":
+			detail += ": skipped (" + r.Skipped + ")"
+			cx, cy := x(r.Scheduled), float64(y+rowH/2)
+			fmt.Fprintf(&s, `<g class="run skipped" data-detail="%s"><title>%s</title><path d="M%.1f %.1f l10 10 m0 -10 l-10 10" stroke="#757575" stroke-width="2"/><text x="%.1f" y="%d" fill="#757575">skipped: %s</text></g>`,
+				html.EscapeString(detail), html.EscapeString(detail), cx-5, cy-5, cx+10, y+17, html.EscapeString(r.Skipped))
+			continue
+		default:
+			end := r.Finished
+			if end.IsZero() {
+				end = cw.To
+			}
+			detail += fmt.Sprintf(": job %s started %s", r.Job, clock(r.Started))
+			switch r.Outcome {
+			case "Running":
+				detail += ", still running at the window's end"
+			case "Replaced":
+				detail += ", deleted while running at " + clock(r.Finished) + " (replaced by the next run)"
+			default:
+				detail += fmt.Sprintf(", %s at %s", r.Outcome, clock(r.Finished))
+			}
+			if !r.Deleted.IsZero() && r.Outcome != "Replaced" {
+				detail += ", deleted " + clock(r.Deleted) + " (history limit)"
+			}
+			x0, x1 := x(r.Started), x(end)
+			fmt.Fprintf(&s, `<g class="run %s" data-detail="%s"><title>%s</title><rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s" rx="3"/>`,
+				strings.ToLower(r.Outcome), html.EscapeString(detail), html.EscapeString(detail), x0, y+5, max(2, x1-x0), rowH-10, cronColors[r.Outcome])
+			text := r.Job + " " + strings.ToLower(r.Outcome)
+			if x1+4+6.5*float64(len(text)) > float64(width) {
+				// No room on the right: before the bar.
+				fmt.Fprintf(&s, `<text x="%.1f" y="%d" fill="#000" text-anchor="end">%s</text></g>`, x0-8, y+17, html.EscapeString(text))
+			} else {
+				fmt.Fprintf(&s, `<text x="%.1f" y="%d" fill="#000">%s</text></g>`, x1+4, y+17, html.EscapeString(text))
+			}
+		}
+		// The scheduled time, where the run was due.
+		fmt.Fprintf(&s, `<circle cx="%.1f" cy="%d" r="4" fill="none" stroke="#000"/>`, x(r.Scheduled), y+rowH/2)
+	}
+	s.WriteString(`</svg>`)
+
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>%s</title>
+<style>body{margin:10px;font:13px system-ui,sans-serif} .legend span{margin-right:14px} .legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:middle}
+#details{margin-top:8px;padding:6px;border:1px solid #ddd;min-height:1.5em} g.run,rect.sync{cursor:pointer}</style></head><body>
+<h1 style="font-size:15px">CronJob %s: %s in %s, %s; %s to %s</h1>
+<div class="legend"><span><i style="border:1px solid #000;border-radius:6px"></i>scheduled</span>`,
+		html.EscapeString("vcjob cron: "+cw.CronJob), html.EscapeString(cw.CronJob), html.EscapeString(fmt.Sprintf("%q", cw.Schedule)), html.EscapeString(zone.String()), html.EscapeString(cw.Policy), html.EscapeString(clock(cw.From)), html.EscapeString(clock(cw.To)))
+	for _, k := range []string{"Completed", "Failed", "Replaced", "Running"} {
+		fmt.Fprintf(&b, `<span><i style="background:%s"></i>%s</span>`, cronColors[k], strings.ToLower(k))
+	}
+	b.WriteString(`<span>✕ skipped</span></div>` + "\n")
+	b.WriteString(s.String())
+	b.WriteString(`<div id="details">Click a run or a sync for its details.</div>
+<script>
+document.getElementById('cron').addEventListener('click', function (e) {
+  var g = e.target.closest('[data-detail]');
+  if (g) document.getElementById('details').textContent = g.getAttribute('data-detail');
+});
+</script>
+</body></html>
+`)
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// Observe adds what one sync decided at now: the run it started, or the
+// due run it skipped, and the jobs it deleted (running says whether a job
+// was still running, which makes its deletion a replacement).
+func (cw *CronWindow) Observe(now time.Time, d cronjob.Decision, running func(job string) bool) {
+	switch {
+	case d.Create != nil && d.Due != nil:
+		cw.Runs = append(cw.Runs, CronRun{Scheduled: *d.Due, Job: d.Create.Name, Started: now, Outcome: "Running"})
+	case d.Due != nil:
+		for _, r := range cw.Runs {
+			if r.Job == "" && r.Scheduled.Equal(*d.Due) && r.Skipped == string(d.Skipped) {
+				return
+			}
+		}
+		cw.Runs = append(cw.Runs, CronRun{Scheduled: *d.Due, Skipped: string(d.Skipped)})
+	}
+	for _, name := range d.Delete {
+		for i := range cw.Runs {
+			r := &cw.Runs[i]
+			if r.Job != name {
+				continue
+			}
+			r.Deleted = now
+			if running(name) {
+				r.Finished, r.Outcome = now, "Replaced"
+			}
+		}
+	}
+}
+
+// Finished records a job completing or failing.
+func (cw *CronWindow) Finished(job string, at time.Time, outcome string) {
+	for i := range cw.Runs {
+		if r := &cw.Runs[i]; r.Job == job && r.Outcome == "Running" {
+			r.Finished, r.Outcome = at, outcome
+		}
+	}
+}

@@ -1,0 +1,173 @@
+package timeline_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/vcjob/vcjob/examples/simulate/scenario"
+	"github.com/vcjob/vcjob/examples/timeline"
+)
+
+func record(t testing.TB, manifest []byte, script string) *timeline.Recorder {
+	t.Helper()
+	job, err := scenario.Load(manifest, "")
+	require.NoError(t, err)
+	cmds, err := scenario.Parse(strings.NewReader(script))
+	require.NoError(t, err)
+	tl := timeline.New(job.Name, scenario.Start)
+	require.NoError(t, scenario.Run(job, cmds, tl))
+	return tl
+}
+
+func quickstart(t testing.TB) []byte {
+	m, err := os.ReadFile("../quickstart/pytorch-job.yaml")
+	require.NoError(t, err)
+	return m
+}
+
+// segs reads a lane's segments as "from-to:phase" (+ for a new pod).
+func segs(d timeline.Data, pod string) []string {
+	for _, l := range d.Lanes {
+		if l.Name != pod {
+			continue
+		}
+		var out []string
+		for i := 0; i < len(l.Segs); i += 4 {
+			s := fmt.Sprintf("%s", d.Phases[l.Segs[i+2]])
+			if l.Segs[i+3] == 1 {
+				s = "+" + s
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	return nil
+}
+
+func TestRecorderLanesPhasesAndMarkers(t *testing.T) {
+	tl := record(t, quickstart(t), "podgroup Inqueue\nstart all\nfail worker-1 137\nfinish\nstart worker-1\n")
+	d := tl.Data()
+	require.Len(t, d.Lanes, 4, "one lane per pod name")
+	// worker-1: created Pending, Running, Failed, deleted (Terminating),
+	// then a new pod that starts Pending and runs.
+	assert.Equal(t, []string{"+Pending", "Running", "Failed", "Terminating", "+Pending", "Running"}, segs(d, "mnist-ddp-worker-1"))
+	assert.Equal(t, []string{"+Pending", "Running"}, segs(d, "mnist-ddp-worker-0"))
+
+	var phases []string
+	for _, c := range d.JobPhase {
+		phases = append(phases, c.Phase)
+	}
+	assert.Equal(t, []string{"Pending", "Running", "Restarting", "Pending", "Running"}, phases)
+	require.NotEmpty(t, d.PodGroup)
+	assert.Equal(t, "Inqueue", d.PodGroup[len(d.PodGroup)-1].Phase)
+
+	var restart *timeline.Marker
+	for i, m := range d.Markers {
+		if strings.Contains(m.Title, "PodFailed mnist-ddp-worker-1 exit=137") {
+			restart = &d.Markers[i]
+		}
+	}
+	require.NotNil(t, restart, "the OOM kill has a marker")
+	assert.Equal(t, timeline.KindDecision, restart.Kind)
+	assert.Equal(t, 2, restart.Lane, "in worker-1's lane")
+	for _, want := range []string{`rule: task "worker" policy 0 (exit code)`, "action: RestartPod", "target: pod mnist-ddp-worker-1", "status written: phase Restarting"} {
+		assert.Contains(t, restart.Detail, want)
+	}
+	assert.Len(t, d.Commands, 6, "the job's creation and five lines")
+	assert.Equal(t, d.Steps, len(d.StepTime))
+	assert.NotEmpty(t, d.Summary)
+}
+
+func TestRecorderDelayedActions(t *testing.T) {
+	tl := record(t, quickstart(t), "podgroup Inqueue\nadvance 10m\n")
+	kinds := map[string]int{}
+	for _, m := range tl.Data().Markers {
+		kinds[m.Kind]++
+	}
+	assert.Positive(t, kinds[timeline.KindRegistered], "PodPending registers AbortJob in 10m")
+	assert.Positive(t, kinds[timeline.KindFired], "and it fires")
+
+	tl = record(t, quickstart(t), "podgroup Inqueue\nstart all\n")
+	kinds = map[string]int{}
+	for _, m := range tl.Data().Markers {
+		kinds[m.Kind]++
+	}
+	assert.Positive(t, kinds[timeline.KindCancelled], "running pods cancel their pending timeouts")
+}
+
+// The page is one file that needs nothing from the network, and the data
+// cannot end its script element early.
+func TestPageIsSelfContained(t *testing.T) {
+	tl := record(t, quickstart(t), "podgroup Inqueue\nstart all\n")
+	tl.Fail("line 9: </script><b>x</b>")
+	var b bytes.Buffer
+	require.NoError(t, tl.WriteHTML(&b))
+	page := b.String()
+	assert.True(t, strings.HasPrefix(page, "<!DOCTYPE html>"))
+	for _, re := range []string{`(?i)<link\b`, `(?i)src=`, `(?i)https?://`, `(?i)@import`} {
+		assert.NotRegexp(t, regexp.MustCompile(re), page)
+	}
+	assert.Equal(t, 2, strings.Count(page, "</script>"), "the data and the code, and nothing the data injected")
+	start := strings.Index(page, `id="timeline-data">`) + len(`id="timeline-data">`)
+	end := strings.Index(page[start:], "</script>")
+	var d timeline.Data
+	require.NoError(t, json.Unmarshal([]byte(page[start:start+end]), &d))
+	assert.Equal(t, "mnist-ddp", d.Job)
+	assert.Equal(t, "line 9: </script><b>x</b>", d.Failure)
+}
+
+var bigPods = flag.Int("pods", 10000, "pods of TestTenThousandPods")
+
+func bigJob(pods int) []byte {
+	return []byte(fmt.Sprintf(`apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: big, namespace: load}
+spec:
+  minAvailable: 1
+  policies:
+    - {event: PodEvicted, action: RestartJob}
+  tasks:
+    - name: worker
+      replicas: %d
+      policies:
+        - {exitCode: 137, action: RestartPod}
+      template:
+        spec:
+          restartPolicy: Never
+          containers: [{name: w, image: busybox}]
+`, pods))
+}
+
+// BigScenario is the 10,000-pod run the browser test draws: every pod
+// starts, one is OOM-killed and replaced, another is evicted. (Not the
+// job's end: once a job is finished, Volcano answers each pod event with
+// a kill that walks every pod, so 10,000 pods finishing cost 10,000 walks
+// of 10,000 pods.)
+const BigScenario = "podgroup Inqueue\nstart all\nfail worker-17 137\nfinish\nstart worker-17\nadvance 1m\nsucceed worker-9999\n"
+
+func TestTenThousandPods(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 pods: a few seconds")
+	}
+	began := time.Now()
+	tl := record(t, bigJob(*bigPods), BigScenario)
+	simulated := time.Since(began)
+	var b bytes.Buffer
+	began = time.Now()
+	require.NoError(t, tl.WriteHTML(&b))
+	written := time.Since(began)
+	d := tl.Data()
+	assert.Len(t, d.Lanes, *bigPods)
+	assert.Equal(t, []string{"+Pending", "Running", "Failed", "Terminating", "+Pending", "Running"}, segs(d, "big-worker-17"))
+	t.Logf("10,000 pods: simulated in %s, page of %d bytes written in %s", simulated.Round(time.Millisecond), b.Len(), written.Round(time.Millisecond))
+}
