@@ -148,7 +148,7 @@ const MinPendingTimeout = time.Minute
 // Lint reads the job as written and never changes it. Where Volcano's
 // defaults change what a field means (task names, minAvailable, maxRetry 0
 // becoming 3), it reasons on the defaulted values and says so. It is no
-// substitute for vcjob.ValidateJob, but it never panics, whatever the job:
+// substitute for validation.ValidateJob, but it never panics, whatever the job:
 // an invalid job gets the findings that still make sense.
 func Lint(job *vcjob.Job) []Finding {
 	if job == nil {

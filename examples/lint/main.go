@@ -30,6 +30,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/validation"
 )
 
 func main() {
@@ -126,7 +127,7 @@ func lint(file string, doc int, job *vcjob.Job, explain bool) report {
 	defaulted := job.DeepCopy()
 	vcjob.SetDefaults(defaulted)
 	r.Defaults = defaultsApplied(job, defaulted)
-	for _, e := range vcjob.ValidateJob(defaulted) {
+	for _, e := range validation.ValidateJob(defaulted) {
 		r.Invalid = append(r.Invalid, e.Error())
 	}
 	if explain {

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/validation"
 )
 
 func main() {
@@ -67,7 +68,7 @@ func simulate(manifest []byte, script []command, t transcript) error {
 		return err
 	}
 	vcjob.SetDefaults(job)
-	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
+	if errs := validation.ValidateJob(job); len(errs) > 0 {
 		return fmt.Errorf("invalid job: %w", errs.ToAggregate())
 	}
 	if job.UID == "" {
