@@ -49,6 +49,7 @@ type report struct {
 	File     string           `json:"file"`
 	Document int              `json:"document"`
 	Job      string           `json:"job"`
+	Kind     string           `json:"kind,omitempty"` // CronJob for a CronJob; empty for a Job
 	Defaults []string         `json:"defaults,omitempty"`
 	Invalid  []string         `json:"invalid,omitempty"`
 	Findings []policy.Finding `json:"findings"`
@@ -61,7 +62,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	output := fs.String("o", "text", "output: text, or json (one object per job)")
 	explain := fs.Bool("explain", true, "print the explain table: what each event resolves to")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: lint [-o text|json] [-explain=false] JOB.yaml...\n\n")
+		fmt.Fprintf(stderr, "usage: lint [-o text|json] [-explain=false] JOB-OR-CRONJOB.yaml...\n\n")
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nfinding codes:\n")
 		for _, c := range policy.Checks() {
@@ -90,14 +91,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 			worse(exitInput)
 			continue
 		}
+		var reports []report
 		jobs, err := vcjob.DecodeJobs(data)
+		if err != nil {
+			// A CronJob: its schedule, and its template as every run's Job.
+			if cj, cerr := vcjob.DecodeCronJob(data); cerr == nil {
+				reports, err = []report{lintCronJob(path, cj)}, nil
+			}
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "lint: %s: %v\n", path, err)
 			worse(exitInput)
 			continue
 		}
 		for i, job := range jobs {
-			r := lint(path, i+1, job, *explain)
+			reports = append(reports, lint(path, i+1, job, *explain))
+		}
+		for _, r := range reports {
 			switch {
 			case len(r.Invalid) > 0:
 				worse(exitInput)
@@ -133,6 +143,21 @@ func lint(file string, doc int, job *vcjob.Job, explain bool) report {
 	if explain {
 		t := policy.Explain(defaulted)
 		r.Explain = &t
+	}
+	return r
+}
+
+// lintCronJob lints a CronJob as written and validates it defaulted.
+func lintCronJob(file string, cj *vcjob.CronJob) report {
+	r := report{File: file, Document: 1, Job: vcjob.JobKey(cj.Namespace, cj.Name), Kind: vcjob.CronJobKind,
+		Findings: policy.LintCronJob(cj)}
+	if r.Findings == nil {
+		r.Findings = []policy.Finding{}
+	}
+	defaulted := cj.DeepCopy()
+	vcjob.SetCronJobDefaults(defaulted)
+	for _, e := range validation.ValidateCronJob(defaulted) {
+		r.Invalid = append(r.Invalid, e.Error())
 	}
 	return r
 }
@@ -182,7 +207,11 @@ func optional(p *int32) string {
 }
 
 func printText(w io.Writer, r report) {
-	fmt.Fprintf(w, "%s: job %s (document %d), as written\n", r.File, r.Job, r.Document)
+	kind := "job"
+	if r.Kind != "" {
+		kind = strings.ToLower(r.Kind)
+	}
+	fmt.Fprintf(w, "%s: %s %s (document %d), as written\n", r.File, kind, r.Job, r.Document)
 	if len(r.Defaults) > 0 {
 		fmt.Fprintf(w, "  Volcano's webhook defaults: %s\n", strings.Join(r.Defaults, "; "))
 	}
