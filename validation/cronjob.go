@@ -25,7 +25,8 @@ var timeZonePart = regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
 // ValidateCronJob checks a CronJob about to be created or updated and says
 // exactly what Volcano's admission says (the CRD schema and the CronJob
 // webhook), returning every problem with the path of the field at fault:
-//   - metadata.name: a qualified name of at most MaxCronJobNameLength
+//   - metadata.name: a DNS subdomain (the API server's rule for custom
+//     resources) and a qualified name of at most MaxCronJobNameLength
 //     characters;
 //   - spec.schedule: required, a standard cron schedule (descriptors such
 //     as @hourly included) parsed by robfig/cron; a schedule that contains
@@ -69,7 +70,7 @@ func validateCronJobName(cj *vcjob.CronJob) field.ErrorList {
 			"must be no more than %d characters, so that job names (<name>-<scheduled minute since the epoch>) fit in 63",
 			MaxCronJobNameLength))}
 	}
-	if msgs := content.IsQualifiedName(name); len(msgs) > 0 {
+	if msgs := objectNameProblems(name); len(msgs) > 0 {
 		return field.ErrorList{field.Invalid(path, written, strings.Join(msgs, "; "))}
 	}
 	return nil

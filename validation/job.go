@@ -45,8 +45,10 @@ func ValidateJobWith(job *vcjob.Job, opts Options) field.ErrorList {
 	return errs
 }
 
-// validateNames checks the job name and the pod names Volcano's webhook
-// checks: both must be qualified names (at most 63 characters). The webhook
+// validateNames checks the job name (a DNS subdomain, as the API server
+// requires of every custom resource, and a qualified name of at most 63
+// characters, as Volcano's webhook does) and the pod names Volcano's
+// webhook checks, which must be qualified names too. The webhook
 // builds one pod name per task, <job>-<task>-<i> with i the task's
 // position in the list (not a replica index); policy.Lint warns when a
 // higher replica index makes a pod name too long.
@@ -61,7 +63,7 @@ func validateNames(job *vcjob.Job) field.ErrorList {
 	if name == "" {
 		return field.ErrorList{field.Required(namePath, "name or generateName is required")}
 	}
-	if msgs := content.IsQualifiedName(name); len(msgs) > 0 {
+	if msgs := objectNameProblems(name); len(msgs) > 0 {
 		detail := strings.Join(msgs, "; ")
 		if written != name {
 			detail = "with the 5 characters the API server appends: " + detail
@@ -79,6 +81,19 @@ func validateNames(job *vcjob.Job) field.ErrorList {
 		}
 	}
 	return errs
+}
+
+// objectNameProblems: the API server requires the name of a custom
+// resource to be a DNS subdomain (lower case), and Volcano's webhook a
+// qualified name (at most 63 characters).
+func objectNameProblems(name string) []string {
+	msgs := content.IsDNS1123Subdomain(name)
+	for _, msg := range content.IsQualifiedName(name) {
+		if !slices.Contains(msgs, msg) {
+			msgs = append(msgs, msg)
+		}
+	}
+	return msgs
 }
 
 // validateSpecWebhook checks what Volcano's validating webhook checks of a

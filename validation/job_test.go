@@ -136,6 +136,14 @@ func TestValidateJobWebhookRules(t *testing.T) {
 			},
 		},
 		{
+			// Volcano's webhook allows it (a qualified name), the API server
+			// does not: a custom resource's name is a DNS subdomain.
+			name:   "job name in upper case",
+			mutate: func(j *vcjob.Job) { j.Name = "Job" },
+			want:   []wantErr{{field.ErrorTypeInvalid, "metadata.name"}},
+			detail: "lowercase RFC 1123 subdomain",
+		},
+		{
 			name:   "generateName stands for the name",
 			mutate: func(j *vcjob.Job) { j.Name, j.GenerateName = "", "job-" },
 			want:   []wantErr{},
