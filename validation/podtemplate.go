@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	kvalidation "k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -26,11 +27,17 @@ import (
 //   - containers: at least one; names (required, DNS labels, unique across
 //     containers and init containers); image required; imagePullPolicy and
 //     terminationMessagePolicy values; restartPolicy forbidden on regular
-//     containers; lifecycle and probes forbidden on init containers
-//     without restartPolicy;
+//     containers and Always the only value on init containers; lifecycle
+//     and probes forbidden on init containers that are not sidecars;
+//   - probes of containers and sidecars: one handler (exec with a command,
+//     httpGet port, scheme and header names, tcpSocket port, grpc port),
+//     non-negative numbers, successThreshold 1 for liveness and startup
+//     probes, no terminationGracePeriodSeconds on readiness probes;
 //   - ports: names (IANA service names, unique per container), container
 //     and host port numbers, protocols, host port conflicts;
-//   - env: names required and valid (valueFrom is not checked);
+//   - env: names required and valid; valueFrom names one source and is
+//     not set beside a value; the names and keys of configMapKeyRef and
+//     secretKeyRef;
 //   - volumes: names (required, DNS labels, unique), one source at most,
 //     and the required field of emptyDir, hostPath, secret,
 //     persistentVolumeClaim and configMap sources; volumeMounts: name
@@ -46,13 +53,16 @@ import (
 //   - spec.restartPolicy and spec.dnsPolicy values (None needs
 //     dnsConfig.nameservers); hostname, subdomain, serviceAccountName,
 //     priorityClassName; activeDeadlineSeconds in 1..2^31-1;
+//   - tolerations: key, operator (Equal or Exists) and value, effect,
+//     tolerationSeconds only with NoExecute;
 //   - ephemeral containers are forbidden in a template.
 //
-// Everything else in a pod spec (probes and lifecycle handlers of regular
-// containers, env valueFrom, envFrom, security contexts, affinity,
-// tolerations, topology spread, DNS config details, volume sources other
-// than the five above and their items, resource claims, init container
-// restart policies, OS-specific rules) is not checked here: plug
+// Everything else in a pod spec (lifecycle handlers, the grpc probe's
+// service, env fieldRef, resourceFieldRef and fileKeyRef, envFrom,
+// security contexts, affinity, topology spread, DNS config details, volume
+// sources other than the five above and their items, resource claims,
+// container restart rules, resize policies, OS-specific rules) is not
+// checked here: plug
 // Kubernetes' own validation in through Options.PodTemplate to check it
 // all (examples/podvalidation shows how, and tests that on every class
 // above both say the same).
@@ -86,6 +96,7 @@ func validatePodSpec(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList 
 			} else {
 				names[ctr.Name] = true
 			}
+			errs = append(errs, validateProbes(ctr, p)...)
 			if ctr.RestartPolicy != nil {
 				errs = append(errs, field.Forbidden(p.Child("restartPolicy"), "may not be set for non-init containers"))
 			}
@@ -108,7 +119,14 @@ func validatePodSpec(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList 
 			allNames[ctr.Name] = true
 		}
 		errs = append(errs, hostPortConflicts([]corev1.Container{*ctr}, initPath)...)
-		if ctr.RestartPolicy == nil {
+		switch {
+		case ctr.RestartPolicy != nil && *ctr.RestartPolicy != corev1.ContainerRestartPolicyAlways:
+			errs = append(errs, field.NotSupported(p.Child("restartPolicy"), *ctr.RestartPolicy,
+				[]corev1.ContainerRestartPolicy{corev1.ContainerRestartPolicyAlways}))
+		case ctr.RestartPolicy != nil: // a sidecar: probes as a regular container's
+			errs = append(errs, validateProbes(ctr, p)...)
+		}
+		if ctr.RestartPolicy == nil || *ctr.RestartPolicy != corev1.ContainerRestartPolicyAlways {
 			const detail = "may not be set for init containers without restartPolicy=Always"
 			if ctr.Lifecycle != nil {
 				errs = append(errs, field.Forbidden(p.Child("lifecycle"), detail))
@@ -170,6 +188,7 @@ func validatePodSpec(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList 
 			errs = append(errs, field.Invalid(fldPath.Child("priorityClassName"), name, msg))
 		}
 	}
+	errs = append(errs, validateTolerations(spec.Tolerations, fldPath.Child("tolerations"))...)
 	if len(spec.EphemeralContainers) > 0 {
 		errs = append(errs, field.Forbidden(fldPath.Child("ephemeralContainers"), "ephemeral containers not allowed in pod template"))
 	}
@@ -344,6 +363,9 @@ func validateContainerCommon(ctr *corev1.Container, vols map[string]bool, fldPat
 		for _, msg := range kvalidation.IsEnvVarName(ev.Name) {
 			errs = append(errs, field.Invalid(p.Child("name"), ev.Name, msg))
 		}
+	}
+	for i, ev := range ctr.Env {
+		errs = append(errs, validateEnvValueFrom(&ev, fldPath.Child("env").Index(i).Child("valueFrom"))...)
 	}
 	errs = append(errs, validateVolumeMounts(ctr.VolumeMounts, vols, fldPath.Child("volumeMounts"))...)
 	switch ctr.ImagePullPolicy {
@@ -664,4 +686,218 @@ func aggregateContainers(spec *corev1.PodSpec, of func(*corev1.Container) corev1
 		}
 	}
 	return sum
+}
+
+// validateEnvValueFrom: one source, and not beside a value; the key
+// selectors of configMapKeyRef and secretKeyRef. The contents of fieldRef,
+// resourceFieldRef and fileKeyRef are left to a plugged-in validator.
+func validateEnvValueFrom(ev *corev1.EnvVar, fldPath *field.Path) field.ErrorList {
+	from := ev.ValueFrom
+	if from == nil {
+		return nil
+	}
+	var errs field.ErrorList
+	sources := 0
+	if from.FieldRef != nil {
+		sources++
+	}
+	if from.ResourceFieldRef != nil {
+		sources++
+	}
+	if ref := from.ConfigMapKeyRef; ref != nil {
+		sources++
+		errs = append(errs, keySelector(ref.Name, ref.Key, fldPath.Child("configMapKeyRef"))...)
+	}
+	if ref := from.SecretKeyRef; ref != nil {
+		sources++
+		errs = append(errs, keySelector(ref.Name, ref.Key, fldPath.Child("secretKeyRef"))...)
+	}
+	if from.FileKeyRef != nil {
+		sources++
+	}
+	switch {
+	case sources == 0:
+		errs = append(errs, field.Invalid(fldPath, "", "must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef` or `secretKeyRef`"))
+	case ev.Value != "":
+		errs = append(errs, field.Invalid(fldPath, "", "may not be specified when `value` is not empty"))
+	case sources > 1:
+		errs = append(errs, field.Invalid(fldPath, "", "may not have more than one field specified at a time"))
+	}
+	return errs
+}
+
+func keySelector(name, key string, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for _, msg := range kvalidation.IsDNS1123Subdomain(name) {
+		errs = append(errs, field.Invalid(fldPath.Child("name"), name, msg))
+	}
+	if key == "" {
+		return append(errs, field.Required(fldPath.Child("key"), ""))
+	}
+	for _, msg := range kvalidation.IsConfigMapKey(key) {
+		errs = append(errs, field.Invalid(fldPath.Child("key"), key, msg))
+	}
+	return errs
+}
+
+// validateProbes checks a container's liveness, readiness and startup
+// probes (after Kubernetes' defaults: periodSeconds 10, timeoutSeconds 1,
+// successThreshold 1, failureThreshold 3, httpGet path / and scheme HTTP).
+func validateProbes(ctr *corev1.Container, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if probe := ctr.LivenessProbe; probe != nil {
+		p := fldPath.Child("livenessProbe")
+		errs = append(errs, validateProbe(probe, p)...)
+		if successThreshold(probe) != 1 {
+			errs = append(errs, field.Invalid(p.Child("successThreshold"), successThreshold(probe), "must be 1"))
+		}
+	}
+	if probe := ctr.ReadinessProbe; probe != nil {
+		p := fldPath.Child("readinessProbe")
+		errs = append(errs, validateProbe(probe, p)...)
+		if probe.TerminationGracePeriodSeconds != nil {
+			errs = append(errs, field.Invalid(p.Child("terminationGracePeriodSeconds"), probe.TerminationGracePeriodSeconds, "must not be set for readinessProbes"))
+		}
+	}
+	if probe := ctr.StartupProbe; probe != nil {
+		p := fldPath.Child("startupProbe")
+		errs = append(errs, validateProbe(probe, p)...)
+		if successThreshold(probe) != 1 {
+			errs = append(errs, field.Invalid(p.Child("successThreshold"), successThreshold(probe), "must be 1"))
+		}
+	}
+	return errs
+}
+
+func successThreshold(probe *corev1.Probe) int32 {
+	if probe.SuccessThreshold == 0 {
+		return 1 // Kubernetes' default
+	}
+	return probe.SuccessThreshold
+}
+
+func validateProbe(probe *corev1.Probe, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	h := &probe.ProbeHandler
+	handlers := 0
+	handler := func(set bool, name string, check func(p *field.Path) field.ErrorList) {
+		if !set {
+			return
+		}
+		p := fldPath.Child(name)
+		if handlers > 0 {
+			errs = append(errs, field.Forbidden(p, "may not specify more than 1 handler type"))
+			return
+		}
+		handlers++
+		if check != nil {
+			errs = append(errs, check(p)...)
+		}
+	}
+	handler(h.Exec != nil, "exec", func(p *field.Path) field.ErrorList {
+		if len(h.Exec.Command) == 0 {
+			return field.ErrorList{field.Required(p.Child("command"), "")}
+		}
+		return nil
+	})
+	handler(h.HTTPGet != nil, "httpGet", func(p *field.Path) field.ErrorList {
+		var errs field.ErrorList
+		errs = append(errs, portNumOrName(h.HTTPGet.Port, p.Child("port"))...)
+		switch h.HTTPGet.Scheme {
+		case "", corev1.URISchemeHTTP, corev1.URISchemeHTTPS: // "" defaults to HTTP
+		default:
+			errs = append(errs, field.NotSupported(p.Child("scheme"), h.HTTPGet.Scheme, []corev1.URIScheme{corev1.URISchemeHTTP, corev1.URISchemeHTTPS}))
+		}
+		for _, header := range h.HTTPGet.HTTPHeaders {
+			for _, msg := range kvalidation.IsHTTPHeaderName(header.Name) {
+				errs = append(errs, field.Invalid(p.Child("httpHeaders"), header.Name, msg))
+			}
+		}
+		return errs
+	})
+	handler(h.TCPSocket != nil, "tcpSocket", func(p *field.Path) field.ErrorList {
+		return portNumOrName(h.TCPSocket.Port, p.Child("port"))
+	})
+	handler(h.GRPC != nil, "grpc", func(p *field.Path) field.ErrorList {
+		var errs field.ErrorList
+		for _, msg := range kvalidation.IsValidPortNum(int(h.GRPC.Port)) {
+			errs = append(errs, field.Invalid(p.Child("port"), h.GRPC.Port, msg))
+		}
+		return errs
+	})
+	if handlers == 0 {
+		errs = append(errs, field.Required(fldPath, "must specify a handler type"))
+	}
+	for _, n := range []struct {
+		name  string
+		value int32
+	}{
+		{"initialDelaySeconds", probe.InitialDelaySeconds}, {"timeoutSeconds", probe.TimeoutSeconds},
+		{"periodSeconds", probe.PeriodSeconds}, {"successThreshold", probe.SuccessThreshold},
+		{"failureThreshold", probe.FailureThreshold},
+	} {
+		if n.value < 0 {
+			errs = append(errs, field.Invalid(fldPath.Child(n.name), int64(n.value), "must be greater than or equal to 0"))
+		}
+	}
+	if g := probe.TerminationGracePeriodSeconds; g != nil && *g <= 0 {
+		errs = append(errs, field.Invalid(fldPath.Child("terminationGracePeriodSeconds"), *g, "must be greater than 0"))
+	}
+	return errs
+}
+
+func portNumOrName(port intstr.IntOrString, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	if port.Type == intstr.String {
+		for _, msg := range kvalidation.IsValidPortName(port.StrVal) {
+			errs = append(errs, field.Invalid(fldPath, port.StrVal, msg))
+		}
+		return errs
+	}
+	for _, msg := range kvalidation.IsValidPortNum(port.IntValue()) {
+		errs = append(errs, field.Invalid(fldPath, port.IntValue(), msg))
+	}
+	return errs
+}
+
+// validateTolerations checks tolerations as Kubernetes does (the numeric
+// operators Lt and Gt are refused, as with Kubernetes' default options).
+func validateTolerations(tolerations []corev1.Toleration, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, tol := range tolerations {
+		p := fldPath.Index(i)
+		if tol.Key != "" {
+			errs = append(errs, metav1validation.ValidateLabelName(tol.Key, p.Child("key"))...)
+		}
+		if tol.Key == "" && tol.Operator != corev1.TolerationOpExists {
+			errs = append(errs, field.Invalid(p.Child("operator"), tol.Operator,
+				"operator must be Exists when `key` is empty, which means \"match all values and all keys\""))
+		}
+		if tol.TolerationSeconds != nil && tol.Effect != corev1.TaintEffectNoExecute {
+			errs = append(errs, field.Invalid(p.Child("effect"), tol.Effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"))
+		}
+		switch tol.Operator {
+		case corev1.TolerationOpEqual, "":
+			if msgs := kvalidation.IsValidLabelValue(tol.Value); len(msgs) > 0 {
+				errs = append(errs, field.Invalid(p.Child("operator"), tol.Value, strings.Join(msgs, ";")))
+			}
+		case corev1.TolerationOpExists:
+			if tol.Value != "" {
+				errs = append(errs, field.Invalid(p.Child("operator"), tol.Value, "value must be empty when `operator` is 'Exists'"))
+			}
+		case corev1.TolerationOpLt, corev1.TolerationOpGt:
+			errs = append(errs, field.NotSupported(p.Child("operator"), tol.Operator,
+				[]corev1.TolerationOperator{corev1.TolerationOpEqual, corev1.TolerationOpExists, corev1.TolerationOpLt, corev1.TolerationOpGt}))
+		default:
+			errs = append(errs, field.NotSupported(p.Child("operator"), tol.Operator,
+				[]corev1.TolerationOperator{corev1.TolerationOpEqual, corev1.TolerationOpExists}))
+		}
+		switch tol.Effect {
+		case "", corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
+		default:
+			errs = append(errs, field.NotSupported(p.Child("effect"), tol.Effect,
+				[]corev1.TaintEffect{corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute}))
+		}
+	}
+	return errs
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
@@ -84,6 +85,33 @@ func TestValidatePodTemplateSpec(t *testing.T) {
 			t.Spec.Containers[0].Resources.Limits = rl("memory", "2Gi")
 			t.Spec.Resources = &corev1.ResourceRequirements{Limits: rl("memory", "1Gi")}
 		}, []wantErr{{field.ErrorTypeInvalid, "t.spec.resources.containers[0][memory].limits"}}},
+		{"liveness probe without a handler, successThreshold 2", func(t *corev1.PodTemplateSpec) {
+			t.Spec.Containers[0].LivenessProbe = &corev1.Probe{SuccessThreshold: 2}
+		}, []wantErr{{field.ErrorTypeRequired, "t.spec.containers[0].livenessProbe"}, {field.ErrorTypeInvalid, "t.spec.containers[0].livenessProbe.successThreshold"}}},
+		{"probe with two handlers", func(t *corev1.PodTemplateSpec) {
+			t.Spec.Containers[0].ReadinessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{
+				Exec: &corev1.ExecAction{Command: []string{"true"}}, TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromInt32(22)}}}
+		}, []wantErr{{field.ErrorTypeForbidden, "t.spec.containers[0].readinessProbe.tcpSocket"}}},
+		{"init container restartPolicy Never", func(t *corev1.PodTemplateSpec) {
+			never := corev1.ContainerRestartPolicy("Never")
+			t.Spec.InitContainers = []corev1.Container{{Name: "init", Image: "x", RestartPolicy: &never}}
+		}, []wantErr{{field.ErrorTypeNotSupported, "t.spec.initContainers[0].restartPolicy"}}},
+		{"env valueFrom beside a value, and without a source", func(t *corev1.PodTemplateSpec) {
+			t.Spec.Containers[0].Env = []corev1.EnvVar{
+				{Name: "A", Value: "v", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+				{Name: "B", ValueFrom: &corev1.EnvVarSource{}},
+				{Name: "C", ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{}}},
+			}
+		}, []wantErr{{field.ErrorTypeInvalid, "t.spec.containers[0].env[0].valueFrom"}, {field.ErrorTypeInvalid, "t.spec.containers[0].env[1].valueFrom"},
+			{field.ErrorTypeInvalid, "t.spec.containers[0].env[2].valueFrom.secretKeyRef.name"}, {field.ErrorTypeRequired, "t.spec.containers[0].env[2].valueFrom.secretKeyRef.key"}}},
+		{"tolerations", func(t *corev1.PodTemplateSpec) {
+			t.Spec.Tolerations = []corev1.Toleration{
+				{Key: "nvidia.com/gpu", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule},
+				{Key: "k", Operator: corev1.TolerationOpExists, Value: "v", Effect: "NoSchedul"},
+				{Value: "x"},
+			}
+		}, []wantErr{{field.ErrorTypeInvalid, "t.spec.tolerations[1].operator"}, {field.ErrorTypeNotSupported, "t.spec.tolerations[1].effect"},
+			{field.ErrorTypeInvalid, "t.spec.tolerations[2].operator"}}},
 		{"pod-level extended resource", func(t *corev1.PodTemplateSpec) {
 			t.Spec.Resources = &corev1.ResourceRequirements{Limits: rl("nvidia.com/gpu", "1")}
 		}, []wantErr{{field.ErrorTypeNotSupported, "t.spec.resources.limits[nvidia.com/gpu]"}}},

@@ -291,8 +291,10 @@ func TestVolcanoWebhookHierarchyCases(t *testing.T) {
 
 type failingQueues struct{}
 
-func (failingQueues) Queue(string) (string, bool, error) { return "", false, errors.New("cache not synced") }
-func (failingQueues) Children(string) (int, error)       { return 0, nil }
+func (failingQueues) Queue(string) (string, bool, error) {
+	return "", false, errors.New("cache not synced")
+}
+func (failingQueues) Children(string) (int, error) { return 0, nil }
 
 func TestQueueLookupFailureIsAnInternalError(t *testing.T) {
 	errs := ValidateJobWith(volcanoJob("j"), Options{Queues: failingQueues{}})

@@ -16,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"pgregory.net/rapid"
 
@@ -192,6 +193,44 @@ func fixedCases() map[string]func(t *corev1.PodTemplateSpec) {
 		"ephemeral containers": func(t *corev1.PodTemplateSpec) {
 			t.Spec.EphemeralContainers = []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debug", Image: "x"}}}
 		},
+		"probes": func(t *corev1.PodTemplateSpec) {
+			c0(t).LivenessProbe = &corev1.Probe{SuccessThreshold: 2, PeriodSeconds: -1}
+			c0(t).ReadinessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{},
+				TCPSocket: &corev1.TCPSocketAction{Port: intstr.FromString("Bad_Name")}}, TerminationGracePeriodSeconds: new(int64(5))}
+			c0(t).StartupProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+				Port: intstr.FromInt32(0), Scheme: "FTP", HTTPHeaders: []corev1.HTTPHeader{{Name: "Bad Header"}}}},
+				TerminationGracePeriodSeconds: new(int64(0))}
+		},
+		"valid probes": func(t *corev1.PodTemplateSpec) {
+			c0(t).LivenessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Port: intstr.FromString("http")}}}
+			c0(t).ReadinessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{GRPC: &corev1.GRPCAction{Port: 9000}}}
+			c0(t).StartupProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"true"}}}, FailureThreshold: 30}
+		},
+		"init container restart policies": func(t *corev1.PodTemplateSpec) {
+			never := corev1.ContainerRestartPolicy("Never")
+			t.Spec.InitContainers = []corev1.Container{
+				{Name: "once", Image: "x", RestartPolicy: &never, StartupProbe: &corev1.Probe{}},
+				{Name: "side", Image: "x", RestartPolicy: &restartAlways, LivenessProbe: &corev1.Probe{}},
+			}
+		},
+		"env valueFrom": func(t *corev1.PodTemplateSpec) {
+			c0(t).Env = []corev1.EnvVar{
+				{Name: "A", ValueFrom: &corev1.EnvVarSource{}},
+				{Name: "B", Value: "v", ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{Key: "k", LocalObjectReference: corev1.LocalObjectReference{Name: "s"}}}},
+				{Name: "C", ValueFrom: &corev1.EnvVarSource{SecretKeyRef: &corev1.SecretKeySelector{Key: "k"},
+					ConfigMapKeyRef: &corev1.ConfigMapKeySelector{Key: "bad key!", LocalObjectReference: corev1.LocalObjectReference{Name: "Bad"}}}},
+				{Name: "D", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "status.podIP"}}},
+			}
+		},
+		"tolerations": func(t *corev1.PodTemplateSpec) {
+			t.Spec.Tolerations = []corev1.Toleration{
+				{Key: "nvidia.com/gpu", Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoSchedule},
+				{Operator: corev1.TolerationOpEqual, Value: "x"},
+				{Key: "bad key", Operator: corev1.TolerationOpExists, Value: "v", Effect: "NoSchedul"},
+				{Key: "k", Value: "bad value!", TolerationSeconds: new(int64(10))},
+				{Key: "k", Operator: "Gt", Value: "1"}, {Key: "k", Operator: "In"},
+			}
+		},
 		// Volcano's webhook tests, pod level resources.
 		"volcano: valid pod level resources": func(t *corev1.PodTemplateSpec) {
 			t.Spec.Resources = &corev1.ResourceRequirements{Requests: list("cpu", "4", "memory", "8Gi", "hugepages-1Mi", "2Gi"), Limits: list("cpu", "4", "memory", "8Gi", "hugepages-1Mi", "2Gi")}
@@ -314,8 +353,56 @@ func genTemplate(t *rapid.T) *corev1.PodTemplateSpec {
 			}
 		}
 		for range count(label+".env", 1, 2) {
-			c.Env = append(c.Env, corev1.EnvVar{Name: pick(label+".env.name", "A", "", "1A", "my.env-name", "A B", "..", "a=b"), Value: "v"})
+			ev := corev1.EnvVar{Name: pick(label+".env.name", "A", "", "1A", "my.env-name", "A B", "..", "a=b"), Value: "v"}
+			if deviate(label + ".env.from") {
+				ev.Value = pick(label+".env.value", "", "v")
+				ev.ValueFrom = &corev1.EnvVarSource{}
+				for _, src := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"secret", "configMap", "field"}), 0, 2, rapid.ID[string]).Draw(t, label+".env.sources") {
+					name, key := pick(label+".env.ref", "conf", "", "Bad"), pick(label+".env.key", "k", "", "bad key!")
+					switch src {
+					case "secret":
+						ev.ValueFrom.SecretKeyRef = &corev1.SecretKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: name}, Key: key}
+					case "configMap":
+						ev.ValueFrom.ConfigMapKeyRef = &corev1.ConfigMapKeySelector{LocalObjectReference: corev1.LocalObjectReference{Name: name}, Key: key}
+					case "field":
+						ev.ValueFrom.FieldRef = &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}
+					}
+				}
+			}
+			c.Env = append(c.Env, ev)
 		}
+		probe := func(label string) *corev1.Probe {
+			if !deviate(label) {
+				return nil
+			}
+			p := &corev1.Probe{}
+			for _, h := range rapid.SliceOfNDistinct(rapid.SampledFrom([]string{"exec", "http", "tcp", "grpc"}), 0, 2, rapid.ID[string]).Draw(t, label+".handlers") {
+				switch h {
+				case "exec":
+					p.Exec = &corev1.ExecAction{}
+					if rapid.Bool().Draw(t, label+".command") {
+						p.Exec.Command = []string{"true"}
+					}
+				case "http":
+					p.HTTPGet = &corev1.HTTPGetAction{Port: intstr.Parse(pick(label+".port", "8080", "0", "http", "Bad_Name")),
+						Scheme: corev1.URIScheme(pick(label+".scheme", "", "HTTPS", "FTP"))}
+					if deviate(label + ".header") {
+						p.HTTPGet.HTTPHeaders = []corev1.HTTPHeader{{Name: pick(label+".header.name", "X-Token", "Bad Header"), Value: "v"}}
+					}
+				case "tcp":
+					p.TCPSocket = &corev1.TCPSocketAction{Port: intstr.Parse(pick(label+".port", "8080", "70000", "ssh"))}
+				case "grpc":
+					p.GRPC = &corev1.GRPCAction{Port: int32(rapid.SampledFrom([]int{9000, 0}).Draw(t, label+".grpc"))}
+				}
+			}
+			p.SuccessThreshold = int32(rapid.SampledFrom([]int{0, 1, 2, -1}).Draw(t, label+".success"))
+			p.PeriodSeconds = int32(rapid.SampledFrom([]int{0, 5, -1}).Draw(t, label+".period"))
+			if deviate(label + ".grace") {
+				p.TerminationGracePeriodSeconds = new(int64(rapid.SampledFrom([]int{0, 5}).Draw(t, label+".grace")))
+			}
+			return p
+		}
+		c.LivenessProbe, c.ReadinessProbe, c.StartupProbe = probe(label+".liveness"), probe(label+".readiness"), probe(label+".startup")
 		for i := range count(label+".mounts", 1, 2) {
 			c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{
 				Name:        pick(label+".mount.name", "data", "cache", "", "nope", "Data"),
@@ -337,12 +424,9 @@ func genTemplate(t *rapid.T) *corev1.PodTemplateSpec {
 	}
 	for i := range count("initContainers", 0, 2) {
 		c := container("init", "i"+strconv.Itoa(i))
-		switch {
-		case deviate("init.sidecar"):
-			always := corev1.ContainerRestartPolicyAlways
-			c.RestartPolicy = &always
-		case deviate("init.probe"):
-			c.ReadinessProbe = &corev1.Probe{}
+		if deviate("init.restartPolicy") {
+			policy := corev1.ContainerRestartPolicy(pick("init.restartPolicy.value", "Always", "Never", "OnFailure"))
+			c.RestartPolicy = &policy
 		}
 		spec.InitContainers = append(spec.InitContainers, c)
 	}
@@ -396,6 +480,18 @@ func genTemplate(t *rapid.T) *corev1.PodTemplateSpec {
 		spec.ActiveDeadlineSeconds = new(int64(rapid.SampledFrom([]int{-1, 0, 10}).Draw(t, "deadline.value")))
 	}
 	spec.NodeSelector = map[string]string{"zone": pick("nodeSelector", "a", "a b")}
+	for range count("tolerations", 1, 2) {
+		tol := corev1.Toleration{
+			Key:      pick("toleration.key", "nvidia.com/gpu", "", "bad key"),
+			Operator: corev1.TolerationOperator(pick("toleration.operator", "Exists", "", "Equal", "Gt", "In")),
+			Value:    pick("toleration.value", "", "x", "bad value!"),
+			Effect:   corev1.TaintEffect(pick("toleration.effect", "NoSchedule", "", "NoExecute", "PreferNoSchedule", "NoSchedul")),
+		}
+		if deviate("toleration.seconds") {
+			tol.TolerationSeconds = new(int64(30))
+		}
+		spec.Tolerations = append(spec.Tolerations, tol)
+	}
 	return tpl
 }
 
