@@ -34,7 +34,8 @@ import (
 //     non-negative numbers, successThreshold 1 for liveness and startup
 //     probes, no terminationGracePeriodSeconds on readiness probes;
 //   - ports: names (IANA service names, unique per container), container
-//     and host port numbers, protocols, host port conflicts;
+//     and host port numbers, protocols, host port conflicts, host ports
+//     equal to container ports with hostNetwork;
 //   - env: names required and valid; valueFrom names one source and is
 //     not set beside a value; the names and keys of configMapKeyRef and
 //     secretKeyRef;
@@ -147,6 +148,18 @@ func validatePodSpec(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList 
 		errs = append(errs, validatePodResources(spec, fldPath.Child("resources"))...)
 	}
 
+	if spec.HostNetwork {
+		// A template may leave hostPort 0 (the pod's defaults copy the
+		// containerPort); any other value must be the containerPort.
+		for i, ctr := range spec.Containers {
+			for j, port := range ctr.Ports {
+				if port.HostPort != 0 && port.HostPort != port.ContainerPort {
+					errs = append(errs, field.Invalid(containersPath.Index(i).Child("ports").Index(j).Child("hostPort"), port.HostPort,
+						"must match `containerPort` when `hostNetwork` is true"))
+				}
+			}
+		}
+	}
 	switch spec.RestartPolicy {
 	case "", corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever: // "" defaults to Always
 	default:

@@ -123,6 +123,10 @@ func fixedCases() map[string]func(t *corev1.PodTemplateSpec) {
 		"ports: bad name, number and protocol": func(t *corev1.PodTemplateSpec) {
 			c0(t).Ports = []corev1.ContainerPort{{Name: "Http_Port", ContainerPort: 70000, HostPort: -1, Protocol: "HTTP"}, {ContainerPort: 0}}
 		},
+		"host network ports": func(t *corev1.PodTemplateSpec) {
+			t.Spec.HostNetwork = true
+			c0(t).Ports = []corev1.ContainerPort{{ContainerPort: 22}, {ContainerPort: 80, HostPort: 80}, {ContainerPort: 81, HostPort: 8081}}
+		},
 		"ports: duplicate names": func(t *corev1.PodTemplateSpec) {
 			c0(t).Ports = []corev1.ContainerPort{{Name: "http", ContainerPort: 80}, {Name: "http", ContainerPort: 81}}
 		},
@@ -473,6 +477,7 @@ func genTemplate(t *rapid.T) *corev1.PodTemplateSpec {
 		names := []string{"cpu", "memory", "hugepages-2Mi", "nvidia.com/gpu", "ephemeral-storage"}
 		spec.Resources = &corev1.ResourceRequirements{Requests: resources("pod.requests", names), Limits: resources("pod.limits", names)}
 	}
+	spec.HostNetwork = deviate("hostNetwork")
 	spec.Hostname = pick("hostname", "", "host", "Host_1")
 	spec.ServiceAccountName = pick("serviceAccountName", "", "sa", "SA!")
 	spec.PriorityClassName = pick("priorityClassName", "", "high", "High!")
