@@ -30,7 +30,7 @@ func TestDecodeCronJob(t *testing.T) {
 	assert.Equal(t, int32(2), spec.JobTemplate.Spec.Tasks[0].Replicas)
 
 	SetCronJobDefaults(cj)
-	assert.Empty(t, ValidateCronJob(cj))
+	assert.Equal(t, ForbidConcurrent, cj.Spec.ConcurrencyPolicy, "defaults keep what the manifest says")
 }
 
 // The JSON field names are Volcano's: encoding a decoded manifest gives

@@ -7,7 +7,8 @@ import (
 )
 
 // FuzzDecodeCronJob feeds arbitrary bytes through everything a caller does
-// with a CronJob manifest: decode, default, validate, parse the schedule.
+// with a CronJob manifest: decode, default, parse the schedule (package
+// validation fuzzes validation).
 // Any input may be refused; none may panic.
 //
 //	go test -run '^$' -fuzz FuzzDecodeCronJob -fuzztime 30s .
@@ -34,14 +35,9 @@ func FuzzDecodeCronJob(f *testing.F) {
 		if err != nil {
 			return
 		}
-		ValidateCronJob(cj)
 		SetCronJobDefaults(cj)
-		errs := ValidateCronJob(cj)
-		sched, err := ParseCronSchedule(&cj.Spec)
-		if err == nil {
+		if sched, err := ParseCronSchedule(&cj.Spec); err == nil {
 			sched.Next(from)
-		} else if len(errs) == 0 {
-			t.Fatalf("the schedule does not parse (%v), but the cronjob validates", err)
 		}
 	})
 }

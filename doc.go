@@ -1,9 +1,9 @@
 // Package vcjob holds the batch.volcano.sh/v1alpha1 Job API and the plain
 // values the rest of the library acts on: the job types with DeepCopy,
 // events and actions, the well-known label and annotation keys, strict
-// manifest decoding, the webhook's defaults and the create and update
-// validation, the request a controller works on, and the job info (a job
-// with its pods grouped by task and partition).
+// manifest decoding, the webhook's defaults, the request a controller
+// works on, and the job info (a job with its pods grouped by task and
+// partition). Validation lives in package validation, which points here.
 //
 // A JobInfo keeps, pod by pod, the counts the plans read (TaskPods: pods
 // by phase, terminating, ready, missing, out of sync, beyond the replicas,
@@ -22,7 +22,7 @@
 //
 //	job, err := vcjob.DecodeJob(manifest) // strict YAML or JSON
 //	vcjob.SetDefaults(job)                // what Volcano's mutating webhook writes
-//	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
+//	if errs := validation.ValidateJob(job); len(errs) > 0 { // package validation
 //		return errs.ToAggregate()
 //	}
 package vcjob

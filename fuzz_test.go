@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// FuzzDecodeDefaultValidate feeds arbitrary bytes through everything a
-// caller does with a manifest. Any input may be refused, none may panic.
-func FuzzDecodeDefaultValidate(f *testing.F) {
+// FuzzDecodeDefault feeds arbitrary bytes through decoding and defaulting
+// (package validation fuzzes validation on top). Any input may be refused,
+// none may panic, and a defaulted job encodes and decodes back to itself.
+func FuzzDecodeDefault(f *testing.F) {
 	// Real manifests, when the shared folder is there.
 	if entries, err := os.ReadDir(manifestsDir); err == nil {
 		for _, entry := range entries {
@@ -46,12 +47,8 @@ func FuzzDecodeDefaultValidate(f *testing.F) {
 			return
 		}
 		for _, job := range jobs {
-			created := job.DeepCopy()
-			ValidateJob(job)
 			SetDefaults(job)
-			ValidateJob(job)
-			ValidateJobUpdate(job, job)
-			ValidateJobUpdate(job, created)
+			assertRoundTrip(t, job)
 		}
 	})
 }

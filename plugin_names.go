@@ -13,7 +13,7 @@ const (
 )
 
 // BuiltinPluginNames lists the plugins Volcano builds in; validation
-// accepts these and whatever ValidationOptions.ExtraPlugins adds. The slice
+// accepts these and whatever validation.Options.ExtraPlugins adds. The slice
 // is new on every call.
 func BuiltinPluginNames() []string {
 	return []string{PluginEnv, PluginSvc, PluginSSH, PluginPytorch, PluginTensorflow, PluginMPI, PluginRay, PluginHCCLRank}

@@ -19,6 +19,7 @@ import (
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/rapidgen"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/worker"
 )
 
@@ -189,7 +190,7 @@ func newExplorer(job *vcjob.Job, opts Options) (*explorer, error) {
 	}
 	j.Status = vcjob.JobStatus{}
 	j.ResourceVersion = ""
-	if errs := vcjob.ValidateJob(j); len(errs) > 0 {
+	if errs := validation.ValidateJob(j); len(errs) > 0 {
 		return nil, fmt.Errorf("exhaustive: invalid job: %w", errs.ToAggregate())
 	}
 	if len(j.Spec.Volumes) > 0 {

@@ -10,4 +10,9 @@
 //
 //	d := policy.Resolve(job, req)
 //	fmt.Println(d.Action, d.Delay, d.Rule) // RestartPod 0s task "worker" policy 1
+//
+// Lint (and LintCronJob) report what Volcano will do that the author did
+// not mean, including what Volcano's admission accepts but will not work:
+// package validation says only what Volcano says, and each check stricter
+// than Volcano's is a finding here, with a stable code (Checks).
 package policy

@@ -111,6 +111,11 @@ var checks = []Check{
 	{CodeDependsOnEmptyTask, SeverityWarning, "dependsOn names a task with 0 replicas: it counts as ready at once"},
 	{CodeDependsOnAlwaysReady, SeverityWarning, "dependsOn names a task with minAvailable 0: it counts as ready at once (SPEC §14.8)"},
 	{CodeTaskWithoutReplicas, SeverityInfo, "a task with 0 replicas creates no pod and never completes"},
+	{CodeExitCodeWithoutAction, SeverityWarning, "an exit-code policy without an action: Volcano admits it, and a pod failing with that code resolves to the empty action (a sync in Pending and Running, a whole-job kill in Restarting)"},
+	{CodeTopologyPolicyNotGuaranteed, SeverityWarning, "topologyPolicy on pods that are not of Guaranteed QoS class: Volcano admits it, but the kubelet pins CPUs (and aligns NUMA) only for Guaranteed pods"},
+	{CodePodNameTooLong, SeverityWarning, "a pod name <job>-<task>-<index> longer than 63 characters: Volcano's webhook checks one name per task, but the pod (its hostname, with the svc plugin) cannot be created"},
+	{CodeCronScheduleNeverFires, SeverityError, "a CronJob schedule on a date that never exists (30 February): Volcano admits it, and it never runs"},
+	{CodeCronJobTemplateInvalid, SeverityError, "a CronJob job template that Volcano's Job webhook refuses: the CronJob is admitted, and every run fails to create its Job"},
 }
 
 // Checks lists every kind of finding Lint reports, in a fixed order.
@@ -148,7 +153,7 @@ const MinPendingTimeout = time.Minute
 // Lint reads the job as written and never changes it. Where Volcano's
 // defaults change what a field means (task names, minAvailable, maxRetry 0
 // becoming 3), it reasons on the defaulted values and says so. It is no
-// substitute for vcjob.ValidateJob, but it never panics, whatever the job:
+// substitute for validation.ValidateJob, but it never panics, whatever the job:
 // an invalid job gets the findings that still make sense.
 func Lint(job *vcjob.Job) []Finding {
 	if job == nil {
@@ -163,6 +168,7 @@ func Lint(job *vcjob.Job) []Finding {
 		l.task(i)
 		l.policies(a.lists[i+1])
 	}
+	l.admission()
 	return l.out
 }
 
@@ -246,7 +252,9 @@ func (l *linter) policy(list *policyList, i int) {
 	p := list.policies[i]
 	pp := list.path.Index(i)
 
-	if !slices.Contains(vcjob.PolicyActions(), p.Action) {
+	if p.Action == "" && p.ExitCode != nil && len(Events(p)) == 0 {
+		l.exitCodeWithoutAction(&p, pp)
+	} else if !slices.Contains(vcjob.PolicyActions(), p.Action) {
 		if p.Action == "" {
 			l.add(pp.Child("action"), CodeUnknownAction, "no action: the policy still matches, and the state machine treats the empty action as any other (a sync in Pending and Running, a whole-job kill in Restarting)")
 		} else {

@@ -8,11 +8,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/validation"
 )
 
 func i32(v int32) *int32 { return &v }
@@ -69,6 +73,42 @@ var (
 func lintCases() []lintCase {
 	return []lintCase{
 		{name: "the clean job", mutate: func(*vcjob.Job) {}},
+		{
+			name: "an exit-code policy without an action",
+			mutate: func(j *vcjob.Job) {
+				worker(j).Policies[0].Action = ""
+			},
+			want: []string{at(policy.CodeExitCodeWithoutAction, "spec.tasks[1].policies[0].action")},
+		},
+		{
+			name: "topologyPolicy on Burstable pods",
+			mutate: func(j *vcjob.Job) {
+				w := worker(j)
+				w.TopologyPolicy = vcjob.NumaPolicySingleNumaNode
+				w.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "i", Resources: corev1.ResourceRequirements{
+					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}}}}
+			},
+			want: []string{at(policy.CodeTopologyPolicyNotGuaranteed, "spec.tasks[1].topologyPolicy")},
+		},
+		{
+			name: "topologyPolicy on Guaranteed pods",
+			mutate: func(j *vcjob.Job) {
+				w := worker(j)
+				w.TopologyPolicy = vcjob.NumaPolicyRestricted
+				limits := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2"), corev1.ResourceMemory: resource.MustParse("1Gi")}
+				w.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "i", Resources: corev1.ResourceRequirements{Limits: limits}}}
+			},
+		},
+		{
+			// A 54-character job name: with "worker-1" (the position
+			// Volcano's webhook checks) the name has 63, with "worker-10" 64.
+			name: "a pod name too long only at the highest replica index",
+			mutate: func(j *vcjob.Job) {
+				j.Name = strings.Repeat("x", 54)
+				worker(j).Replicas = 11
+			},
+			want: []string{at(policy.CodePodNameTooLong, "spec.tasks[1].name")},
+		},
 		{
 			name: "RestartPartition on a partitioned task is fine",
 			mutate: func(j *vcjob.Job) {
@@ -380,6 +420,11 @@ func TestLintCasesCoverEveryCheck(t *testing.T) {
 			covered[strings.SplitN(w, " @ ", 2)[0]] = true
 		}
 	}
+	for _, tc := range cronLintCases() {
+		for _, w := range tc.want {
+			covered[strings.SplitN(w, " @ ", 2)[0]] = true
+		}
+	}
 	for _, c := range policy.Checks() {
 		if !covered[c.Code] {
 			t.Errorf("no TestLint case expects %s", c.Code)
@@ -466,3 +511,48 @@ func checkWellFormed(t interface{ Fatalf(string, ...any) }, f policy.Finding) {
 }
 
 func equalJobs(a, b *vcjob.Job) bool { return reflect.DeepEqual(a, b) }
+
+type cronLintCase struct {
+	name     string
+	schedule string
+	mutate   func(j *vcjob.JobSpec)
+	want     []string
+}
+
+func cronLintCases() []cronLintCase {
+	return []cronLintCase{
+		{name: "a clean CronJob", schedule: "30 2 * * *"},
+		{name: "30 February never comes", schedule: "0 0 30 2 *",
+			want: []string{at(policy.CodeCronScheduleNeverFires, "spec.schedule")}},
+		{name: "a template Volcano's Job webhook refuses (validation admits the CronJob)", schedule: "@hourly",
+			mutate: func(j *vcjob.JobSpec) {
+				j.Plugins["horovod"] = nil // not a plugin Volcano knows
+			},
+			want: []string{at(policy.CodeCronJobTemplateInvalid, "spec.jobTemplate")}},
+		{name: "the template's own findings", schedule: "@hourly",
+			mutate: func(j *vcjob.JobSpec) { j.Tasks[1].Policies[1].Timeout = nil },
+			want:   []string{at(policy.CodePendingWithoutTimeout, "spec.jobTemplate.spec.tasks[1].policies[1].event")}},
+	}
+}
+
+func TestLintCronJob(t *testing.T) {
+	assert.Nil(t, policy.LintCronJob(nil))
+	for _, tc := range cronLintCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			job := ddpJob()
+			cj := &vcjob.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "nightly", Namespace: "ml"},
+				Spec: vcjob.CronJobSpec{Schedule: tc.schedule, JobTemplate: vcjob.JobTemplateSpec{Spec: job.Spec}}}
+			if tc.mutate != nil {
+				tc.mutate(&cj.Spec.JobTemplate.Spec)
+			}
+			vcjob.SetCronJobDefaults(cj)
+			require.Empty(t, validation.ValidateCronJob(cj), "Volcano admits every case")
+			var got []string
+			for _, f := range policy.LintCronJob(cj) {
+				checkWellFormed(t, f)
+				got = append(got, at(f.Code, f.Path))
+			}
+			assert.ElementsMatch(t, tc.want, got)
+		})
+	}
+}

@@ -21,7 +21,7 @@
 //	               itself to a memcluster (Step.Apply) against the world
 //	               as it is when it runs
 //
-// Every generated job passes vcjob.ValidateJob and has never been synced
+// Every generated job passes validation.ValidateJob and has never been synced
 // (empty status); jobs are named and carry a UID.
 //
 // Checkers take what a step saw and did and return an error naming each

@@ -16,13 +16,14 @@ import (
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/rapidgen"
 	"github.com/vcjob/vcjob/statemachine"
+	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/worker"
 )
 
 func TestJobIsValid(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		job := rapidgen.Job().Draw(t, "job")
-		if errs := vcjob.ValidateJob(job); len(errs) > 0 {
+		if errs := validation.ValidateJob(job); len(errs) > 0 {
 			t.Fatalf("generated job is invalid: %v", errs.ToAggregate())
 		}
 		if job.Status.State.Phase != "" || job.UID == "" || job.Name == "" {

@@ -28,6 +28,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cronjob"
 	"github.com/vcjob/vcjob/examples/timeline"
+	"github.com/vcjob/vcjob/validation"
 )
 
 // maxSyncs stops a window that would print more than anyone reads (a
@@ -121,7 +122,7 @@ func loadCronJob(path string) (*vcjob.CronJob, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	vcjob.SetCronJobDefaults(cj)
-	if errs := vcjob.ValidateCronJob(cj); len(errs) > 0 {
+	if errs := validation.ValidateCronJob(cj); len(errs) > 0 {
 		lines := make([]string, len(errs))
 		for i, e := range errs {
 			lines[i] = "  " + e.Error()

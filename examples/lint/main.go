@@ -38,6 +38,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/validation"
 )
 
 func main() {
@@ -197,11 +198,17 @@ func lintCronJob(doc []byte, explain, lenient bool) (report, error) {
 	job.Name, job.Namespace = cj.Name, cj.Namespace
 	r := lint(job, explain, field.NewPath("spec", "jobTemplate", "spec"))
 	r.Kind, r.Job, r.Dropped = vcjob.CronJobKind, vcjob.JobKey(cj.Namespace, cj.Name), dropped
+	// The CronJob's own findings; those of its template are above.
+	for _, f := range policy.LintCronJob(cj) {
+		if f.Code == policy.CodeCronScheduleNeverFires || f.Code == policy.CodeCronJobTemplateInvalid {
+			r.Findings = append(r.Findings, f)
+		}
+	}
 	// The cronjob's own validation covers the template as well.
 	defaulted := cj.DeepCopy()
 	vcjob.SetCronJobDefaults(defaulted)
 	r.Invalid = nil
-	for _, e := range vcjob.ValidateCronJob(defaulted) {
+	for _, e := range validation.ValidateCronJob(defaulted) {
 		r.Invalid = append(r.Invalid, e.Error())
 	}
 	return r, nil
@@ -245,7 +252,7 @@ func lint(job *vcjob.Job, explain bool, spec *field.Path) report {
 	for _, d := range defaultsApplied(job, defaulted) {
 		r.Defaults = append(r.Defaults, rebase(d, spec))
 	}
-	for _, e := range vcjob.ValidateJob(defaulted) {
+	for _, e := range validation.ValidateJob(defaulted) {
 		e.Field = rebase(e.Field, spec)
 		r.Invalid = append(r.Invalid, e.Error())
 	}

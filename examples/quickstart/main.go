@@ -23,6 +23,7 @@ import (
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/validation"
 )
 
 //go:embed pytorch-job.yaml
@@ -48,7 +49,7 @@ func run() error {
 		return err
 	}
 	vcjob.SetDefaults(job)
-	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
+	if errs := validation.ValidateJob(job); len(errs) > 0 {
 		return errs.ToAggregate()
 	}
 	fmt.Printf("job %s/%s: %d tasks, minAvailable %d, maxRetry %d\n\n", job.Namespace, job.Name, len(job.Spec.Tasks), job.Spec.MinAvailable, job.Spec.MaxRetry)

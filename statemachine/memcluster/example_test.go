@@ -11,6 +11,7 @@ import (
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/validation"
 )
 
 const manifest = `
@@ -40,7 +41,7 @@ func Example() {
 		panic(err)
 	}
 	vcjob.SetDefaults(job) // what Volcano's mutating webhook writes
-	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
+	if errs := validation.ValidateJob(job); len(errs) > 0 {
 		panic(errs.ToAggregate()) // field paths, every problem at once
 	}
 	now := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))

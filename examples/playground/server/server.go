@@ -13,6 +13,7 @@ import (
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/examples/timeline"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/validation"
 )
 
 //go:embed examples index.html
@@ -90,7 +91,7 @@ func Check(manifest, script string) Result {
 	r.Lint = append(r.Lint, policy.Lint(job)...)
 	defaulted := job.DeepCopy()
 	vcjob.SetDefaults(defaulted)
-	for _, e := range vcjob.ValidateJob(defaulted) {
+	for _, e := range validation.ValidateJob(defaulted) {
 		r.Invalid = append(r.Invalid, FieldError{Field: e.Field, Type: e.Type.String(), Detail: e.Detail, Text: e.Error()})
 	}
 	if len(r.Invalid) > 0 {

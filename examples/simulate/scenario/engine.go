@@ -16,6 +16,7 @@ import (
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/worker"
 )
 
@@ -99,7 +100,7 @@ func (s *sim) run(c Command) error {
 		if t.MinAvailable != nil && *t.MinAvailable > c.n {
 			t.MinAvailable = &c.n
 		}
-		if errs := vcjob.ValidateJobUpdate(job, old); len(errs) > 0 {
+		if errs := validation.ValidateJobUpdate(job, old); len(errs) > 0 {
 			return fmt.Errorf("line %d: %q: the API server would refuse the update: %w", c.Line, c.Text, errs.ToAggregate())
 		}
 		s.cluster.PutJob(job)

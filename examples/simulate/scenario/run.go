@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/validation"
 )
 
 // Load decodes a manifest, picks the job named name (or its only job when
@@ -39,7 +40,7 @@ func Load(manifest []byte, name string) (*vcjob.Job, error) {
 		return nil, fmt.Errorf("the manifest holds %d jobs (%s): name the one to simulate (simulate -name)", len(jobs), strings.Join(names, ", "))
 	}
 	vcjob.SetDefaults(job)
-	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
+	if errs := validation.ValidateJob(job); len(errs) > 0 {
 		return nil, fmt.Errorf("invalid job: %w", errs.ToAggregate())
 	}
 	return job, nil

@@ -22,6 +22,7 @@ import (
 	jobcache "github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/validation"
 )
 
 // Config is what a Controller is built from.
@@ -262,7 +263,7 @@ func (c *Controller) addJob(obj any) {
 // have refused is left alone, with a log line saying why, until an update
 // makes it valid.
 func (c *Controller) admit(job *vcjob.Job) {
-	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
+	if errs := validation.ValidateJob(job); len(errs) > 0 {
 		c.metrics.Inc(MetricInvalidJobs)
 		klog.ErrorS(errs.ToAggregate(), "Job is invalid; ignoring it", "job", klog.KObj(job))
 		return
