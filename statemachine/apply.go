@@ -100,6 +100,10 @@ type Applied struct {
 	// Choices are vcjob's own choices where it departs from Volcano
 	// (PlanOptions.Choices); the zero value does what Volcano does.
 	Choices Choices
+	// Semantics are the embedder's semantics (vcjob.Semantics); each
+	// job's vcjob.SemanticsAnnotation applies on top. The zero value
+	// decides as Volcano does. worker.Step executes under them too.
+	Semantics vcjob.Semantics
 	Last    Effects
 
 	plan SyncPlan
@@ -307,7 +311,8 @@ func nothingToDo(ji *vcjob.JobInfo) (bool, error) {
 
 // options builds the job's plugins.
 func (a *Applied) options(job *vcjob.Job) (PlanOptions, error) {
-	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices}
+	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices,
+		Semantics: a.Semantics.For(job)}
 	if len(job.Spec.Volumes) > 0 {
 		// A method value allocates: only jobs with volumes need it.
 		opts.ClaimExists = a.Applier.ClaimExists

@@ -29,6 +29,8 @@ func (r UpdateRule) Func(job *vcjob.Job) UpdateStatusFunc {
 			s.RetryCount++
 			return true
 		}
+	case UpdateResume:
+		return set(vcjob.Restarting)
 	case UpdateAbort:
 		return set(vcjob.Aborting)
 	case UpdateComplete:

@@ -26,6 +26,10 @@ type Leaser interface {
 }
 
 // Step holds what the processing step acts on. All three are injected.
+// The step decides under the semantics of Cluster.Semantics (with each
+// job's vcjob.SemanticsAnnotation on top): the state machine's transitions
+// and the delayed actions' keying (vcjob.Semantics.DelaysByPodUID) follow
+// them.
 type Step struct {
 	Jobs    Jobs
 	Delays  *delay.Queue
@@ -82,7 +86,11 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 	d := policy.Resolve(ji.Job, req)
 	rec.Rule, rec.Action, rec.Target, rec.Delay = d.Rule, d.Action, d.Target, d.Delay
 	if d.Delay > 0 {
-		e, added := s.Delays.Register(req, d.Action, d.Target, d.Delay, now)
+		register := s.Delays.Register
+		if s.Cluster.Semantics.For(ji.Job).DelaysByPodUID {
+			register = s.Delays.RegisterByPodUID
+		}
+		e, added := register(req, d.Action, d.Target, d.Delay, now)
 		if added {
 			rec.Registered = &e
 		} else {
@@ -132,9 +140,13 @@ func (s *Step) snapshot(namespace, name string, rec *Record) (*vcjob.JobInfo, bo
 
 func (s *Step) execute(ji *vcjob.JobInfo, rec *Record, now time.Time) {
 	s.Cluster.Now = metav1.NewTime(now)
-	tr, err := statemachine.Execute(s.Cluster, ji, rec.Action, rec.Target)
+	tr, err := statemachine.ExecuteWith(s.Cluster, ji, rec.Action, rec.Target, s.Cluster.Semantics)
 	rec.Transition = &tr
 	rec.Effects = s.Cluster.Last
+	if tr.Call == statemachine.CallNone {
+		// No call was made: the cluster's last effects are another step's.
+		rec.Effects = statemachine.Effects{Call: statemachine.CallNone}
+	}
 	rec.PhaseAfter = rec.PhaseBefore
 	if rec.Effects.Status != nil {
 		rec.PhaseAfter = rec.Effects.Status.State.Phase

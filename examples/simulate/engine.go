@@ -40,6 +40,12 @@ type sim struct {
 }
 
 func newSim(job *vcjob.Job, out transcript) (*sim, error) {
+	return newSimWith(job, out, vcjob.Semantics{})
+}
+
+// newSimWith is newSim deciding under the semantics sem (the embedder's
+// choice; the job's own annotation applies on top).
+func newSimWith(job *vcjob.Job, out transcript, sem vcjob.Semantics) (*sim, error) {
 	s := &sim{ns: job.Namespace, job: job.Name, now: start, out: out}
 	if s.ns == "" {
 		s.ns = "default"
@@ -48,11 +54,13 @@ func newSim(job *vcjob.Job, out transcript) (*sim, error) {
 	s.cluster = memcluster.New(metav1.NewTime(start))
 	s.cluster.Watch = true
 	s.cluster.GracefulDelete = true
+	s.cluster.Semantics = sem
 	s.cache = cache.New()
+	s.cache.Semantics = sem
 	// The job's plugins run as in Volcano; ssh gets the plugins package's
 	// fixed test key, since a simulation needs no real one.
 	reg := plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
-	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg}}
+	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg, Semantics: sem}}
 	s.cluster.PutJob(job)
 	s.out.command(0, "create job "+job.Name, s.now)
 	return s, s.settle()

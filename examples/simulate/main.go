@@ -23,8 +23,10 @@ import (
 func main() {
 	jobPath := flag.String("job", "", "the job manifest (YAML or JSON)")
 	output := flag.String("o", "text", "output: text or json (JSON Lines)")
+	semantics := flag.String("semantics", "volcano", "the semantics profile: volcano, corrected, or corrections by name, comma-separated (vcjob.ParseSemantics)")
+	compare := flag.Bool("compare", false, "run the scenario under Volcano's semantics and under -semantics (corrected when volcano), and print where they first diverge")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: simulate -job JOB.yaml [-o json] SCENARIO\n\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: simulate -job JOB.yaml [-o json] [-semantics corrected] [-compare] SCENARIO\n\n")
 		flag.PrintDefaults()
 		fmt.Fprintf(flag.CommandLine.Output(), "\n%s\n", usage)
 	}
@@ -33,13 +35,30 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := runFiles(*jobPath, flag.Arg(0), *output, os.Stdout); err != nil {
+	sem, err := vcjob.ParseSemantics(vcjob.Semantics{}, *semantics)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "simulate:", err)
+		os.Exit(2)
+	}
+	if *compare {
+		if sem.IsVolcano() {
+			sem = vcjob.Corrected()
+		}
+		err = compareFiles(*jobPath, flag.Arg(0), sem, os.Stdout)
+	} else {
+		err = runFilesWith(*jobPath, flag.Arg(0), *output, sem, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "simulate:", err)
 		os.Exit(1)
 	}
 }
 
 func runFiles(jobPath, scenarioPath, output string, w io.Writer) error {
+	return runFilesWith(jobPath, scenarioPath, output, vcjob.Semantics{}, w)
+}
+
+func runFilesWith(jobPath, scenarioPath, output string, sem vcjob.Semantics, w io.Writer) error {
 	manifest, err := os.ReadFile(jobPath)
 	if err != nil {
 		return err
@@ -57,11 +76,16 @@ func runFiles(jobPath, scenarioPath, output string, w io.Writer) error {
 	if output == "json" {
 		t = newJSONTranscript(w)
 	}
-	return simulate(manifest, script, t)
+	return simulateWith(manifest, script, t, sem)
 }
 
 // simulate decodes, defaults and validates the job, then runs the script.
 func simulate(manifest []byte, script []command, t transcript) error {
+	return simulateWith(manifest, script, t, vcjob.Semantics{})
+}
+
+// simulateWith is simulate under the semantics sem.
+func simulateWith(manifest []byte, script []command, t transcript, sem vcjob.Semantics) error {
 	job, err := vcjob.DecodeJob(manifest)
 	if err != nil {
 		return err
@@ -74,7 +98,7 @@ func simulate(manifest []byte, script []command, t transcript) error {
 		// A manifest has no UID yet; the API server would give it one.
 		job.UID = types.UID("uid-" + job.Name)
 	}
-	s, err := newSim(job, t)
+	s, err := newSimWith(job, t, sem)
 	if err != nil {
 		return err
 	}
