@@ -104,7 +104,7 @@ type Applied struct {
 	// job's vcjob.SemanticsAnnotation applies on top. The zero value
 	// decides as Volcano does. worker.Step executes under them too.
 	Semantics vcjob.Semantics
-	Last    Effects
+	Last      Effects
 
 	plan SyncPlan
 
