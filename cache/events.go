@@ -119,6 +119,9 @@ func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (vcjob.Request, bool) {
 	ji, _ := c.addPod(ref{req.Namespace, req.JobName}, new)
 	req.Event, req.ExitCode = PodUpdateEvent(ji, old, new)
 	c.mu.Unlock()
+	if req.Event == vcjob.PodFailedEvent {
+		req.Disrupted = vcjob.Disrupted(new)
+	}
 	return req, true
 }
 
@@ -136,6 +139,8 @@ func (c *Cache) OnPodDelete(pod *corev1.Pod) (vcjob.Request, bool) {
 	req.Event = vcjob.PodEvictedEvent
 	if OutOfSync(pod) || !held {
 		req.Event = vcjob.OutOfSyncEvent
+	} else {
+		req.Disrupted = vcjob.Disrupted(pod)
 	}
 	return req, true
 }

@@ -74,6 +74,9 @@ type Effects struct {
 	// Warnings are what the job's plugins went past (bad arguments that
 	// Volcano logs), one line each.
 	Warnings []string `json:"warnings,omitempty"`
+	// HeldUntil: the restart backoff held the pods' creation until then
+	// (SyncPlan.HeldUntil).
+	HeldUntil *metav1.Time `json:"heldUntil,omitempty"`
 }
 
 // Applied is a Cluster that applies the plans through an Applier and keeps
@@ -104,7 +107,10 @@ type Applied struct {
 	// job's vcjob.SemanticsAnnotation applies on top. The zero value
 	// decides as Volcano does. worker.Step executes under them too.
 	Semantics vcjob.Semantics
-	Last      Effects
+	// Extensions are the policy extensions of jobs without the
+	// vcjob.ExtensionsAnnotation (a job's own annotation wins); nil: none.
+	Extensions *vcjob.Extensions
+	Last       Effects
 
 	plan SyncPlan
 
@@ -221,7 +227,7 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 	if plan.RenderErr != nil {
 		return plan.RenderErr
 	}
-	a.Last.Waiting = plan.Waiting
+	a.Last.Waiting, a.Last.HeldUntil = plan.Waiting, plan.HeldUntil
 	failed := map[string]error{}
 	for _, pod := range plan.Create {
 		if err := a.Applier.CreatePod(pod); err != nil {
@@ -312,7 +318,7 @@ func nothingToDo(ji *vcjob.JobInfo) (bool, error) {
 // options builds the job's plugins.
 func (a *Applied) options(job *vcjob.Job) (PlanOptions, error) {
 	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices,
-		Semantics: a.Semantics.For(job)}
+		Semantics: a.Semantics.For(job), Extensions: a.ExtensionsFor(job)}
 	if len(job.Spec.Volumes) > 0 {
 		// A method value allocates: only jobs with volumes need it.
 		opts.ClaimExists = a.Applier.ClaimExists
@@ -364,4 +370,15 @@ func (a *Applied) sizing() podgroup.Sizing {
 		return podgroup.SizeByRequests
 	}
 	return podgroup.SizeByQuota
+}
+
+// ExtensionsFor is the job's policy extensions: its annotation's, else the
+// Applied's. An annotation that does not decode gives none (policy.Lint
+// reports it).
+func (a *Applied) ExtensionsFor(job *vcjob.Job) *vcjob.Extensions {
+	if _, ok := job.Annotations[vcjob.ExtensionsAnnotation]; !ok {
+		return a.Extensions
+	}
+	ext, _ := vcjob.ExtensionsOf(job)
+	return ext
 }

@@ -18,10 +18,11 @@ import (
 // A job carrying the vcjob.SemanticsAnnotation is decided under the
 // semantics it names (see ExecuteWith).
 func Execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target) (Transition, error) {
-	return ExecuteWith(cluster, ji, action, target, vcjob.Semantics{})
+	return ExecuteWith(cluster, ji, action, target, Options{})
 }
 
-func execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, sem vcjob.Semantics) (Transition, error) {
+func execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, opts Options) (Transition, error) {
+	sem := opts.Semantics
 	if ji == nil || ji.Job == nil {
 		return Transition{}, fmt.Errorf("statemachine: execute %s: %w", action, ErrNoJob)
 	}
@@ -29,6 +30,9 @@ func execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcj
 	if sem.LeaveFinishedJobs && leaveAlone(ji, tr) {
 		tr.Call, tr.To = CallNone, nil
 		return tr, nil
+	}
+	if opts.KeepRetries && tr.Update == UpdateRestart {
+		tr.Update = UpdateResume
 	}
 	update := tr.Update.Func(ji.Job)
 	var err error

@@ -39,6 +39,10 @@ type PlanOptions struct {
 	// (vcjob.Semantics.For): the plans read CountFinishedAfterKill and
 	// OutOfSyncCountedOnce. The zero value decides as Volcano does.
 	Semantics vcjob.Semantics
+	// Extensions are the job's policy extensions (vcjob.Extensions); the
+	// plans read RestartBackoff: after a restart, SyncJob creates no pod
+	// until the backoff has passed (SyncPlan.HeldUntil). nil: none.
+	Extensions *vcjob.Extensions
 }
 
 // Choices are where vcjob departs from Volcano on request; the zero value

@@ -32,19 +32,29 @@ func LookupWith(state State, action vcjob.Action, sem vcjob.Semantics) Transitio
 	return tr
 }
 
-// ExecuteWith is Execute under semantics: base is the embedder's choice,
-// to which the job's vcjob.SemanticsAnnotation applies (vcjob.Semantics.For).
-// Execute is ExecuteWith with the zero base, Volcano's semantics unless the
-// job asks otherwise.
+// Options are how ExecuteWith departs from Volcano; the zero value does
+// what Volcano does.
+type Options struct {
+	// Semantics are the embedder's choice, to which the job's
+	// vcjob.SemanticsAnnotation applies (vcjob.Semantics.For).
+	Semantics vcjob.Semantics
+	// KeepRetries: a restart this action makes moves to Restarting
+	// without counting a retry (policy.Decision.KeepRetries: a disrupted
+	// pod under the policy extensions).
+	KeepRetries bool
+}
+
+// ExecuteWith is Execute with options. Execute is ExecuteWith with the zero
+// options: Volcano's semantics unless the job asks otherwise.
 //
 // Under LeaveFinishedJobs, a finished job (and an Aborted one, but for
 // ResumeJob) that has no pod left to delete gets no call: the transition
 // returned has Call CallNone.
-func ExecuteWith(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, base vcjob.Semantics) (Transition, error) {
-	if ji == nil || ji.Job == nil {
-		return execute(cluster, ji, action, target, vcjob.Semantics{})
+func ExecuteWith(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, opts Options) (Transition, error) {
+	if ji != nil && ji.Job != nil {
+		opts.Semantics = opts.Semantics.For(ji.Job)
 	}
-	return execute(cluster, ji, action, target, base.For(ji.Job))
+	return execute(cluster, ji, action, target, opts)
 }
 
 // leaveAlone reports whether tr, under LeaveFinishedJobs, is a kill of a

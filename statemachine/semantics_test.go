@@ -178,7 +178,7 @@ func TestLeaveFinishedJobs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ji := fixture(t, tc.phase, tc.pods...)
 			var c calls
-			tr, err := statemachine.ExecuteWith(&c, ji, tc.action, vcjob.Target{}, tc.sem)
+			tr, err := statemachine.ExecuteWith(&c, ji, tc.action, vcjob.Target{}, statemachine.Options{Semantics: tc.sem})
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, tr.Call)
 			if tc.want == statemachine.CallNone {
@@ -203,13 +203,13 @@ func TestExecuteReadsTheJobsAnnotation(t *testing.T) {
 	tr, err = statemachine.Execute(&c, ji, vcjob.AbortJobAction, vcjob.Target{})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
-	tr, err = statemachine.ExecuteWith(&c, ji, vcjob.AbortJobAction, vcjob.Target{}, vcjob.Corrected())
+	tr, err = statemachine.ExecuteWith(&c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
 	job = job.DeepCopy()
 	job.Annotations[vcjob.SemanticsAnnotation] = "volcano"
 	ji.SetJob(job)
-	tr, err = statemachine.ExecuteWith(&c, ji, vcjob.AbortJobAction, vcjob.Target{}, vcjob.Corrected())
+	tr, err = statemachine.ExecuteWith(&c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "the job asks for Volcano's over the embedder's")
 }

@@ -48,6 +48,10 @@ type SyncPlan struct {
 	// Waiting lists the tasks whose dependsOn is not met: their missing
 	// pods are neither created nor counted this time.
 	Waiting []string `json:"waiting,omitempty"`
+	// HeldUntil, when set, is the end of the restart backoff
+	// (vcjob.RestartBackoff): no pod is created before it. Sync again
+	// then.
+	HeldUntil *metav1.Time `json:"heldUntil,omitempty"`
 	// PodGroup is the PodGroup the job wants: create it when missing,
 	// else update it when podgroup.Update says so.
 	PodGroup *podgroup.PodGroup `json:"podGroup,omitempty"`
@@ -155,6 +159,12 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 	if !p.Reconcile {
 		return p
 	}
+	if opts.Extensions != nil && opts.Extensions.RestartBackoff != nil {
+		if until, held := opts.Extensions.RestartBackoff.HoldCreatesUntil(ji.Job, now.Time); held {
+			t := metav1.NewTime(until)
+			p.HeldUntil = &t
+		}
+	}
 	for ti := range job.Spec.Tasks {
 		task := &job.Spec.Tasks[ti]
 		var missing []int
@@ -170,7 +180,7 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 			p.Waiting = append(p.Waiting, task.Name)
 			continue
 		}
-		if len(missing) == 0 {
+		if len(missing) == 0 || p.HeldUntil != nil {
 			continue
 		}
 		// Plugins see every missing pod, even of a task still waiting on

@@ -52,6 +52,9 @@ type Record struct {
 	Action vcjob.Action  `json:"action,omitempty"`
 	Target vcjob.Target  `json:"target"`
 	Delay  time.Duration `json:"delay,omitempty"`
+	// KeepRetries: the restart counts no retry (a disruption under the
+	// policy extensions).
+	KeepRetries bool `json:"keepRetries,omitempty"`
 	// Registered is the delayed action registered instead of running;
 	// DelayDropped says the pod already had one for the same action.
 	Registered   *delay.Entry `json:"registered,omitempty"`
@@ -61,7 +64,10 @@ type Record struct {
 	PhaseAfter  vcjob.JobPhase           `json:"phaseAfter,omitempty"`
 	Transition  *statemachine.Transition `json:"transition,omitempty"`
 	Effects     statemachine.Effects     `json:"effects"`
-	Err         error                    `json:"-"`
+	// Extended are the delayed actions the step registered for the job's
+	// policy extensions: its deadline, the end of a restart backoff.
+	Extended []delay.Entry `json:"extended,omitempty"`
+	Err      error         `json:"-"`
 }
 
 // Error is Err's text, for JSON.
@@ -84,7 +90,7 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 	}
 	defer ji.Release()
 	d := policy.Resolve(ji.Job, req)
-	rec.Rule, rec.Action, rec.Target, rec.Delay = d.Rule, d.Action, d.Target, d.Delay
+	rec.Rule, rec.Action, rec.Target, rec.Delay, rec.KeepRetries = d.Rule, d.Action, d.Target, d.Delay, d.KeepRetries
 	if d.Delay > 0 {
 		register := s.Delays.Register
 		if s.Cluster.Semantics.For(ji.Job).DelaysByPodUID {
@@ -97,9 +103,11 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 			rec.DelayDropped = true
 		}
 		rec.PhaseAfter = rec.PhaseBefore
+		s.extend(ji.Job, &rec, now)
 		return rec
 	}
 	s.execute(ji, &rec, now)
+	s.extend(ji.Job, &rec, now)
 	return rec
 }
 
@@ -112,7 +120,12 @@ func (s *Step) Fire(e delay.Entry, now time.Time) Record {
 		return rec
 	}
 	defer ji.Release()
+	if e.Request.Event == DeadlineEvent && ending(ji.Job.Status.State.Phase) {
+		rec.Skipped = "the job is ending already: its deadline has nothing to do"
+		return rec
+	}
 	s.execute(ji, &rec, now)
+	s.extend(ji.Job, &rec, now)
 	return rec
 }
 
@@ -140,7 +153,8 @@ func (s *Step) snapshot(namespace, name string, rec *Record) (*vcjob.JobInfo, bo
 
 func (s *Step) execute(ji *vcjob.JobInfo, rec *Record, now time.Time) {
 	s.Cluster.Now = metav1.NewTime(now)
-	tr, err := statemachine.ExecuteWith(s.Cluster, ji, rec.Action, rec.Target, s.Cluster.Semantics)
+	tr, err := statemachine.ExecuteWith(s.Cluster, ji, rec.Action, rec.Target,
+		statemachine.Options{Semantics: s.Cluster.Semantics, KeepRetries: rec.KeepRetries})
 	rec.Transition = &tr
 	rec.Effects = s.Cluster.Last
 	if tr.Call == statemachine.CallNone {

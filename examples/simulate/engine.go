@@ -188,9 +188,17 @@ func (s *sim) change(c command, p *corev1.Pod) {
 			}
 			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}}
 		}
+		if c.verb == "preempt" {
+			cs.Ready = false
+			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 143}}
+		}
 		if c.verb == "succeed" {
 			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0}}
 		}
+	}
+	if c.verb == "preempt" {
+		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.DisruptionTarget,
+			Status: corev1.ConditionTrue, Reason: "PreemptionByScheduler"})
 	}
 	s.cluster.PutPod(p)
 }

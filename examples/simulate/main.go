@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
@@ -93,6 +94,10 @@ func simulateWith(manifest []byte, script []command, t transcript, sem vcjob.Sem
 	vcjob.SetDefaults(job)
 	if errs := vcjob.ValidateJob(job); len(errs) > 0 {
 		return fmt.Errorf("invalid job: %w", errs.ToAggregate())
+	}
+	if job.CreationTimestamp.IsZero() {
+		// The API server stamps it; a deadline counts from it.
+		job.CreationTimestamp = metav1.NewTime(start)
 	}
 	if job.UID == "" {
 		// A manifest has no UID yet; the API server would give it one.

@@ -37,6 +37,7 @@ const usage = `scenario commands, one per line (# starts a comment):
   succeed PODS          pods succeed
   unknown PODS          pods' phase becomes Unknown
   evict PODS            pods are deleted by someone else (PodEvicted)
+  preempt PODS          pods are disrupted: a DisruptionTarget condition, then Failed (exit 143)
   finish                pods being deleted finish terminating and disappear
   podgroup PHASE        the scheduler sets the PodGroup's phase (Pending, Inqueue, Running, Unknown)
   command ACTION        a Command asks for ACTION (AbortJob, ResumeJob, ...)
@@ -78,7 +79,7 @@ func parseLine(text string) (command, error) {
 		return nil
 	}
 	switch c.verb {
-	case "start", "run", "pending", "ready", "unready", "succeed", "unknown", "evict":
+	case "start", "run", "pending", "ready", "unready", "succeed", "unknown", "evict", "preempt":
 		if err := want(1, 1); err != nil {
 			return c, err
 		}
@@ -153,7 +154,7 @@ func podPhaseFor(verb string) corev1.PodPhase {
 		return corev1.PodRunning
 	case "pending":
 		return corev1.PodPending
-	case "fail":
+	case "fail", "preempt":
 		return corev1.PodFailed
 	case "succeed":
 		return corev1.PodSucceeded

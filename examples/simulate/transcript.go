@@ -30,6 +30,7 @@ func (t textTranscript) end(summary string) { fmt.Fprintf(t.w, "= %s\n", summary
 
 func (t textTranscript) record(r worker.Record) {
 	w := t.w
+	defer t.extended(r)
 	if r.Fired != nil {
 		fmt.Fprintf(w, "  fired    %s for %s at %s (registered at %s on %s)\n", r.Fired.Action, describeTarget(r.Fired.Target, r.Fired.Request), offset(r.Time), offset(r.Fired.Registered), describe(r.Fired.Request))
 	} else {
@@ -71,6 +72,9 @@ func (t textTranscript) record(r worker.Record) {
 	}
 	if len(r.Effects.Deleted) > 0 {
 		fmt.Fprintf(w, "    delete   %s\n", strings.Join(r.Effects.Deleted, " "))
+	}
+	if r.Effects.HeldUntil != nil {
+		fmt.Fprintf(w, "    held     no pod created before %s (restart backoff)\n", offset(r.Effects.HeldUntil.Time))
 	}
 	if len(r.Effects.Waiting) > 0 {
 		fmt.Fprintf(w, "    waiting  %s (dependsOn not met)\n", strings.Join(r.Effects.Waiting, " "))
@@ -140,6 +144,9 @@ func describe(r vcjob.Request) string {
 	if r.ExitCode != 0 {
 		parts = append(parts, fmt.Sprintf("exit=%d", r.ExitCode))
 	}
+	if r.Disrupted {
+		parts = append(parts, "disrupted")
+	}
 	// Requests about pods and from PodGroup changes carry a job version;
 	// job events and commands do not.
 	if r.PodName != "" || r.Event == "" || r.Event == vcjob.JobUnknownEvent {
@@ -166,4 +173,12 @@ func describeEntry(e delay.Entry) string {
 		s += " [orphaned]"
 	}
 	return s
+}
+
+// extended shows the delayed actions a step registered for the job's
+// policy extensions.
+func (t textTranscript) extended(r worker.Record) {
+	for _, e := range r.Extended {
+		fmt.Fprintf(t.w, "    extend   %s registered (%s), due at %s\n", e.Action, e.Request.Event, offset(e.Due))
+	}
 }
