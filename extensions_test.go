@@ -38,7 +38,7 @@ restartBackoff: {base: 10s, max: 5m, jitterPercent: 10}
 	assert.Equal(t, 5*time.Minute, ext.RestartBackoff.Max.Duration)
 
 	for _, bad := range []string{
-		"exitCode: []",                      // unknown field
+		"exitCode: []",                     // unknown field
 		"deadline: {after: 1h, after: 2h}", // duplicate field
 		"deadline: {after: soon}",          // bad duration
 		"exitCodes: {}",                    // wrong type
