@@ -38,6 +38,27 @@ type Extensions struct {
 	Deadline *DeadlineRule `json:"deadline,omitempty"`
 	// RestartBackoff holds back the re-creation of pods after a restart.
 	RestartBackoff *RestartBackoff `json:"restartBackoff,omitempty"`
+	// RetryBudget allows at most Restarts restarts within Window; older
+	// ones stop counting. It replaces maxRetry: a restart within the
+	// budget counts no retry, one beyond it fails the job.
+	RetryBudget *RetryBudget `json:"retryBudget,omitempty"`
+	// Escalation turns a pod's RestartPod into RestartTask once the pod
+	// has been restarted RestartPod times, and a task's RestartTask into
+	// RestartJob once the task has been restarted RestartTask times.
+	Escalation *Escalation `json:"escalation,omitempty"`
+}
+
+// RetryBudget is Extensions.RetryBudget.
+type RetryBudget struct {
+	Restarts int32           `json:"restarts"`
+	Window   metav1.Duration `json:"window"`
+}
+
+// Escalation is Extensions.Escalation. The counts are kept by the caller
+// (policy.History); zero escalates at once.
+type Escalation struct {
+	RestartPod  int32 `json:"restartPod"`
+	RestartTask int32 `json:"restartTask"`
 }
 
 // ExitCodeOperator says how an ExitCodeRule's values match.
@@ -184,6 +205,24 @@ func ValidateExtensions(ext *Extensions, job *Job, path *field.Path) field.Error
 		}
 		if b.JitterPercent < 0 || b.JitterPercent > 100 {
 			errs = append(errs, field.Invalid(p.Child("jitterPercent"), b.JitterPercent, "must be between 0 and 100"))
+		}
+	}
+	if b := ext.RetryBudget; b != nil {
+		p := path.Child("retryBudget")
+		if b.Restarts < 0 {
+			errs = append(errs, field.Invalid(p.Child("restarts"), b.Restarts, "must not be negative"))
+		}
+		if b.Window.Duration <= 0 {
+			errs = append(errs, field.Invalid(p.Child("window"), b.Window.Duration.String(), "must be positive"))
+		}
+	}
+	if e := ext.Escalation; e != nil {
+		p := path.Child("escalation")
+		if e.RestartPod < 0 {
+			errs = append(errs, field.Invalid(p.Child("restartPod"), e.RestartPod, "must not be negative"))
+		}
+		if e.RestartTask < 0 {
+			errs = append(errs, field.Invalid(p.Child("restartTask"), e.RestartTask, "must not be negative"))
 		}
 	}
 	return errs

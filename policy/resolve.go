@@ -77,6 +77,12 @@ type Decision struct {
 	// disruption, under the policy extensions); see
 	// statemachine.Options.KeepRetries.
 	KeepRetries bool `json:"keepRetries,omitempty"`
+	// FailJob: the restart goes beyond the retry budget and fails the job
+	// instead (Stateful); see statemachine.Options.FailJob.
+	FailJob bool `json:"failJob,omitempty"`
+	// Escalated: Stateful turned a RestartPod or RestartTask into a wider
+	// restart.
+	Escalated bool `json:"escalated,omitempty"`
 }
 
 // Resolve decides what Volcano's controller does about req for job (SPEC §3).

@@ -34,6 +34,9 @@ func execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcj
 	if opts.KeepRetries && tr.Update == UpdateRestart {
 		tr.Update = UpdateResume
 	}
+	if opts.FailJob && (tr.Update == UpdateRestart || tr.Update == UpdateRestarting && tr.Call != CallSyncJob) {
+		tr.Call, tr.Retain, tr.Update, tr.To = CallKillJob, RetainSoft, UpdateFail, []vcjob.JobPhase{vcjob.Failed}
+	}
 	update := tr.Update.Func(ji.Job)
 	var err error
 	switch tr.Call {

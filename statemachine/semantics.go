@@ -42,7 +42,14 @@ type Options struct {
 	// without counting a retry (policy.Decision.KeepRetries: a disrupted
 	// pod under the policy extensions).
 	KeepRetries bool
+	// FailJob: a restart this action makes fails the job instead (a
+	// whole-job kill that keeps finished pods, then Failed): the retry
+	// budget of the policy extensions is spent (policy.Decision.FailJob).
+	FailJob bool
 }
+
+// UpdateFail moves to Failed: a restart beyond the retry budget.
+const UpdateFail UpdateRule = "fail"
 
 // ExecuteWith is Execute with options. Execute is ExecuteWith with the zero
 // options: Volcano's semantics unless the job asks otherwise.

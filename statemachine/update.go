@@ -31,6 +31,8 @@ func (r UpdateRule) Func(job *vcjob.Job) UpdateStatusFunc {
 		}
 	case UpdateResume:
 		return set(vcjob.Restarting)
+	case UpdateFail:
+		return set(vcjob.Failed)
 	case UpdateAbort:
 		return set(vcjob.Aborting)
 	case UpdateComplete:

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
@@ -34,6 +35,30 @@ type Step struct {
 	Jobs    Jobs
 	Delays  *delay.Queue
 	Cluster *statemachine.Applied
+
+	// histories are what the retry budget and the escalation remember,
+	// per job UID, for jobs whose policy extensions have them.
+	histories map[types.UID]*policy.History
+}
+
+// History is what the step remembers of the job of uid for its retry
+// budget and escalation (policy.History); nil when nothing.
+func (s *Step) History(uid types.UID) *policy.History { return s.histories[uid] }
+
+// ForgetHistory drops what the step remembers of the job of uid: call it
+// when the job is deleted.
+func (s *Step) ForgetHistory(uid types.UID) { delete(s.histories, uid) }
+
+func (s *Step) history(job *vcjob.Job) *policy.History {
+	h := s.histories[job.UID]
+	if h == nil {
+		if s.histories == nil {
+			s.histories = map[types.UID]*policy.History{}
+		}
+		h = &policy.History{}
+		s.histories[job.UID] = h
+	}
+	return h
 }
 
 // Record is what one step decided and did.
@@ -55,6 +80,10 @@ type Record struct {
 	// KeepRetries: the restart counts no retry (a disruption under the
 	// policy extensions).
 	KeepRetries bool `json:"keepRetries,omitempty"`
+	// FailJob: the restart was beyond the retry budget and failed the job;
+	// Escalated: the escalation widened the restart (policy.Stateful).
+	FailJob   bool `json:"failJob,omitempty"`
+	Escalated bool `json:"escalated,omitempty"`
 	// Registered is the delayed action registered instead of running;
 	// DelayDropped says the pod already had one for the same action.
 	Registered   *delay.Entry `json:"registered,omitempty"`
@@ -89,7 +118,12 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 		return rec
 	}
 	defer ji.Release()
-	d := policy.Resolve(ji.Job, req)
+	ext := s.Cluster.ExtensionsFor(ji.Job)
+	d := policy.ResolveWith(ji.Job, req, ext)
+	if d.Delay == 0 && policy.NeedsHistory(ext) {
+		d = policy.Stateful(ext, s.history(ji.Job), d, req, now)
+		rec.Escalated, rec.FailJob = d.Escalated, d.FailJob
+	}
 	rec.Rule, rec.Action, rec.Target, rec.Delay, rec.KeepRetries = d.Rule, d.Action, d.Target, d.Delay, d.KeepRetries
 	if d.Delay > 0 {
 		register := s.Delays.Register
@@ -154,7 +188,7 @@ func (s *Step) snapshot(namespace, name string, rec *Record) (*vcjob.JobInfo, bo
 func (s *Step) execute(ji *vcjob.JobInfo, rec *Record, now time.Time) {
 	s.Cluster.Now = metav1.NewTime(now)
 	tr, err := statemachine.ExecuteWith(s.Cluster, ji, rec.Action, rec.Target,
-		statemachine.Options{Semantics: s.Cluster.Semantics, KeepRetries: rec.KeepRetries})
+		statemachine.Options{Semantics: s.Cluster.Semantics, KeepRetries: rec.KeepRetries, FailJob: rec.FailJob})
 	rec.Transition = &tr
 	rec.Effects = s.Cluster.Last
 	if tr.Call == statemachine.CallNone {
@@ -170,6 +204,11 @@ func (s *Step) execute(ji *vcjob.JobInfo, rec *Record, now time.Time) {
 		return
 	}
 	rec.Cancelled = append(rec.Cancelled, s.Delays.CleanupAfter(ji.Job.Namespace, ji.Job.Name, rec.Action, rec.Target)...)
+	if tr.Call != statemachine.CallNone {
+		if ext := s.Cluster.ExtensionsFor(ji.Job); policy.NeedsHistory(ext) {
+			s.history(ji.Job).Record(ext, rec.Action, rec.Target, now)
+		}
+	}
 }
 
 // Requeue says whether a request that failed after requeues earlier

@@ -46,6 +46,7 @@ func (t textTranscript) record(r worker.Record) {
 	if r.Fired == nil {
 		fmt.Fprintf(w, "    rule     %s -> %s\n", r.Rule, r.Action)
 	}
+	t.stateful(r)
 	switch {
 	case r.Registered != nil:
 		fmt.Fprintf(w, "    delay    %s registered, due at %s\n", r.Delay, offset(r.Registered.Due))
@@ -180,5 +181,19 @@ func describeEntry(e delay.Entry) string {
 func (t textTranscript) extended(r worker.Record) {
 	for _, e := range r.Extended {
 		fmt.Fprintf(t.w, "    extend   %s registered (%s), due at %s\n", e.Action, e.Request.Event, offset(e.Due))
+	}
+}
+
+// stateful shows what the escalation and the retry budget made of the
+// step's decision.
+func (t textTranscript) stateful(r worker.Record) {
+	if r.Escalated {
+		fmt.Fprintf(t.w, "    escalate to %s (extension escalation)\n", r.Action)
+	}
+	if r.KeepRetries && r.Rule.Kind != "Disruption" {
+		fmt.Fprintf(t.w, "    budget   within the retry budget: no retry counted\n")
+	}
+	if r.FailJob {
+		fmt.Fprintf(t.w, "    budget   beyond the retry budget: the job fails\n")
 	}
 }
