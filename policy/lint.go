@@ -80,6 +80,10 @@ const (
 	CodeDependsOnEmptyTask           = "depends-on-empty-task"
 	CodeDependsOnAlwaysReady         = "depends-on-always-ready"
 	CodeTaskWithoutReplicas          = "task-without-replicas"
+	// vcjob's own annotations, and where Volcano's semantics bite.
+	CodeSemanticsAnnotationInvalid = "semantics-annotation-invalid"
+	CodeExtensionsInvalid          = "extensions-invalid"
+	CodeFinishedNotCounted         = "finished-not-counted-after-kill"
 )
 
 var checks = []Check{
@@ -111,6 +115,9 @@ var checks = []Check{
 	{CodeDependsOnEmptyTask, SeverityWarning, "dependsOn names a task with 0 replicas: it counts as ready at once"},
 	{CodeDependsOnAlwaysReady, SeverityWarning, "dependsOn names a task with minAvailable 0: it counts as ready at once (SPEC §14.8)"},
 	{CodeTaskWithoutReplicas, SeverityInfo, "a task with 0 replicas creates no pod and never completes"},
+	{CodeSemanticsAnnotationInvalid, SeverityError, "the vcjob.dev/semantics annotation does not parse: decisions ignore it"},
+	{CodeExtensionsInvalid, SeverityError, "the vcjob.dev/policy annotation does not decode or validate: decisions get no extension (or a wrong one)"},
+	{CodeFinishedNotCounted, SeverityWarning, "a minSuccess job with kills that keep Succeeded pods: Volcano zeroes their count (volcano#4616); the count-finished-after-kill correction keeps it"},
 }
 
 // Checks lists every kind of finding Lint reports, in a fixed order.
@@ -163,6 +170,7 @@ func Lint(job *vcjob.Job) []Finding {
 		l.task(i)
 		l.policies(a.lists[i+1])
 	}
+	l.semantics()
 	return l.out
 }
 
