@@ -61,6 +61,9 @@ type Options struct {
 	// Workers expanding states in parallel, each on a goroutine of its
 	// own. Default GOMAXPROCS.
 	Workers int
+	// Semantics are the semantics the job is explored under
+	// (vcjob.Semantics); the zero value is Volcano's.
+	Semantics vcjob.Semantics
 }
 
 // Step is one processing step: the job and pods it decided on, its
@@ -507,7 +510,7 @@ func (w *world) checked(do func() worker.Record) {
 	case rec.Err != nil:
 		errs = append(errs, fmt.Errorf("the step failed: %w", rec.Err))
 	default:
-		errs = append(errs, rapidgen.CheckStep(before, after, rec), rapidgen.CheckEffects(before, pods, rec))
+		errs = append(errs, rapidgen.CheckStepWith(before, after, rec, w.x.opts.Semantics), rapidgen.CheckEffects(before, pods, rec))
 		for _, name := range rec.Effects.Created {
 			if p := w.cluster.Pod(before.Namespace, name); p != nil {
 				errs = append(errs, rapidgen.CheckPod(before, p))
