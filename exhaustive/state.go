@@ -208,10 +208,15 @@ func (x *explorer) rebuild(s *state) *world {
 	}
 	q := w.step.Delays
 	req := vcjob.Request{Namespace: job.Namespace, JobName: job.Name}
-	for _, e := range s.entries {
+	for i, e := range s.entries {
 		r := req
 		r.TaskName, r.PodName, r.PartitionID, r.Event = e.taskName, e.podName, e.partitionID, e.event
 		r.PodUID = "gone"
+		if e.byUID {
+			// Held by UID, entries of pods that are gone are each their
+			// own pod's: two of them never share a key.
+			r.PodUID = types.UID(fmt.Sprintf("gone-%d", i))
+		}
 		if e.samePod {
 			r.PodUID = rebuiltUID(e.podName)
 		}
