@@ -26,6 +26,15 @@
 //		return errs.ToAggregate()
 //	}
 //
+// Where vcjob may decide otherwise than Volcano, on request: Semantics
+// (corrections of Volcano behaviour that looks like a bug, each a switch,
+// chosen by the embedder and per job by the vcjob.dev/semantics
+// annotation) and Extensions (policies Volcano lacks, from the
+// vcjob.dev/policy annotation). Both are off by default:
+//
+//	sem := vcjob.Corrected().For(job) // the job's annotation on top
+//	ext, err := vcjob.ExtensionsOf(job)
+//
 // +k8s:deepcopy-gen=package
 //
 //go:generate go run k8s.io/code-generator/cmd/deepcopy-gen@v0.37.2 --output-file zz_generated.deepcopy.go --go-header-file hack/boilerplate.go.txt .

@@ -10,4 +10,14 @@
 //
 //	d := policy.Resolve(job, req)
 //	fmt.Println(d.Action, d.Delay, d.Rule) // RestartPod 0s task "worker" policy 1
+//
+// The policy extensions (vcjob.Extensions, from the vcjob.dev/policy
+// annotation or ResolveWith) come after the stale-version rule: a disrupted
+// pod restarts without a retry, then exit-code sets and ranges; Stateful
+// applies the escalation and the retry budget from a History the caller
+// keeps. Compare lists where a semantics profile decides otherwise than
+// Volcano.
+//
+//	d := policy.ResolveWith(job, req, ext)
+//	d = policy.Stateful(ext, history, d, req, now)
 package policy
