@@ -56,6 +56,9 @@ type report struct {
 	// goes past on every sync (the flags after them are not read).
 	PluginWarnings []string      `json:"pluginWarnings,omitempty"`
 	Explain        *policy.Table `json:"explain,omitempty"`
+	// Differences are where the -semantics profile decides otherwise than
+	// Volcano (policy.Compare).
+	Differences []policy.Difference `json:"differences,omitempty"`
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -63,6 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	output := fs.String("o", "text", "output: text, or json (one object per job)")
 	explain := fs.Bool("explain", true, "print the explain table: what each event resolves to")
+	semantics := fs.String("semantics", "", "also list where this semantics profile (corrected, or corrections by name) decides otherwise than Volcano")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: lint [-o text|json] [-explain=false] JOB.yaml...\n\n")
 		fs.PrintDefaults()
@@ -76,6 +80,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 || (*output != "text" && *output != "json") {
 		fs.Usage()
+		return exitInput
+	}
+	sem, err := vcjob.ParseSemantics(vcjob.Semantics{}, *semantics)
+	if err != nil {
+		fmt.Fprintf(stderr, "lint: -semantics: %v\n", err)
 		return exitInput
 	}
 	status := exitOK
@@ -101,6 +110,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		for i, job := range jobs {
 			r := lint(path, i+1, job, *explain)
+			r.Differences = policy.Compare(job, sem)
 			switch {
 			case len(r.Invalid) > 0:
 				worse(exitInput)
@@ -213,5 +223,6 @@ func printText(w io.Writer, r report) {
 			fmt.Fprintf(w, "    %s\n", line)
 		}
 	}
+	printDifferences(w, r)
 	fmt.Fprintln(w)
 }
