@@ -334,6 +334,10 @@ func (b *RestartBackoff) Wait(n int32, uid string) time.Duration {
 	}
 	w := b.Base.Duration
 	for i := int32(1); i < n && w < b.Max.Duration; i++ {
+		if w > b.Max.Duration/2 {
+			w = b.Max.Duration // doubling would pass the cap (or overflow)
+			break
+		}
 		w *= 2
 	}
 	if w > b.Max.Duration {

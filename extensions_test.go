@@ -183,3 +183,9 @@ func TestDisrupted(t *testing.T) {
 	pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue})
 	assert.True(t, vcjob.Disrupted(pod))
 }
+
+func TestBackoffWaitNeverOverflows(t *testing.T) {
+	const huge = time.Duration(1<<63 - 1)
+	b := vcjob.RestartBackoff{Base: metav1.Duration{Duration: huge/2 + 1}, Max: metav1.Duration{Duration: huge}}
+	assert.Equal(t, huge, b.Wait(5, "u"))
+}
