@@ -247,7 +247,10 @@ func actionNames(as []Action) []string {
 	return out
 }
 
-// parseExitCodes reads "137" or "128-255".
+// ParseExitCodes reads an ExitCodeRule value: a code ("137") or an
+// inclusive range ("128-255").
+func ParseExitCodes(v string) (lo, hi int32, err error) { return parseExitCodes(v) }
+
 func parseExitCodes(v string) (lo, hi int32, err error) {
 	a, b, isRange := strings.Cut(strings.TrimSpace(v), "-")
 	l, err := strconv.ParseInt(strings.TrimSpace(a), 10, 32)

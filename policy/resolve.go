@@ -23,6 +23,9 @@ const (
 	// (vcjob.Extensions): a disrupted pod, an exit-code set or range.
 	RuleDisruption RuleKind = "Disruption"
 	RuleExitCodes  RuleKind = "ExitCodes"
+	// RuleDeadline is the deadline extension's action, as Explain shows
+	// it (the step registers it as a delayed action).
+	RuleDeadline RuleKind = "Deadline"
 )
 
 // Rule says which rule decided a request. For a task or job policy it names
@@ -55,6 +58,8 @@ func (r Rule) String() string {
 		return "extension disruptions (no retry counted)"
 	case RuleExitCodes:
 		return fmt.Sprintf("extension exitCodes[%d]", r.Index)
+	case RuleDeadline:
+		return "extension deadline"
 	}
 	return string(r.Kind)
 }
