@@ -198,6 +198,15 @@ func newExplorer(job *vcjob.Job, opts Options) (*explorer, error) {
 	if len(j.Spec.Volumes) > 0 {
 		return nil, errors.New("exhaustive: jobs with volumes are not supported")
 	}
+	if ext, err := vcjob.ExtensionsOf(j); err != nil {
+		return nil, fmt.Errorf("exhaustive: %w", err)
+	} else if ext != nil && (ext.Deadline != nil || ext.RestartBackoff != nil || ext.RetryBudget != nil || ext.Escalation != nil) {
+		// States keep time only as the delayed actions' remaining time and
+		// no memory beyond the job's status: a deadline or a backoff
+		// (absolute times) and a budget or an escalation (a history)
+		// would merge states that differ.
+		return nil, errors.New("exhaustive: the deadline, restartBackoff, retryBudget and escalation extensions are not supported (exitCodes and disruptions are)")
+	}
 	x := &explorer{job: j, opts: opts, restartCap: map[string]int32{}}
 	if x.opts.MaxStates <= 0 {
 		x.opts.MaxStates = 1_000_000

@@ -3,10 +3,12 @@ package exhaustive_test
 import (
 	"fmt"
 	"runtime/debug"
+	"sync/atomic"
 	"testing"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/exhaustive"
+	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -65,4 +67,32 @@ func anyAlive(s exhaustive.Step) bool {
 		}
 	}
 	return false
+}
+
+// Extensions that need absolute time or a history are refused; exit-code
+// sets are explored.
+func TestExploreExtensions(t *testing.T) {
+	job := exploreCases()[0].job.DeepCopy()
+	job.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "deadline: {after: 1h}"}
+	if _, err := exhaustive.Explore(job, exhaustive.Options{}); err == nil {
+		t.Fatal("a deadline was explored")
+	}
+	job.Annotations[vcjob.ExtensionsAnnotation] = "exitCodes: [{operator: NotIn, values: ['0'], action: RestartJob}]"
+	var byExtension atomic.Int64
+	res, err := exhaustive.Explore(job, exhaustive.Options{NoCommands: true, ExitCodes: []int32{1, 2},
+		Check: func(s exhaustive.Step) error {
+			if s.Record.Rule.Kind == policy.RuleExitCodes && s.Record.Action == vcjob.RestartJobAction {
+				byExtension.Add(1)
+			}
+			return nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := res.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if byExtension.Load() == 0 {
+		t.Fatal("the NotIn rule never restarted the job")
+	}
 }
