@@ -117,6 +117,8 @@ type Applied struct {
 	// desired remembers each job's desired PodGroup with the job object it
 	// was computed from.
 	desired map[types.UID]desiredPodGroup
+	// extensions remembers decoded policy-extension documents by text.
+	extensions map[string]*vcjob.Extensions
 }
 
 type desiredPodGroup struct {
@@ -375,10 +377,22 @@ func (a *Applied) sizing() podgroup.Sizing {
 // ExtensionsFor is the job's policy extensions: its annotation's, else the
 // Applied's. An annotation that does not decode gives none (policy.Lint
 // reports it).
+//
+// Decoded documents are remembered by their text, so a job's steps decode
+// it once; the Extensions returned are shared: read them, do not change
+// them.
 func (a *Applied) ExtensionsFor(job *vcjob.Job) *vcjob.Extensions {
-	if _, ok := job.Annotations[vcjob.ExtensionsAnnotation]; !ok {
+	doc, ok := job.Annotations[vcjob.ExtensionsAnnotation]
+	if !ok {
 		return a.Extensions
 	}
+	if ext, ok := a.extensions[doc]; ok {
+		return ext
+	}
 	ext, _ := vcjob.ExtensionsOf(job)
+	if a.extensions == nil || len(a.extensions) >= maxDesired {
+		a.extensions = map[string]*vcjob.Extensions{}
+	}
+	a.extensions[doc] = ext
 	return ext
 }

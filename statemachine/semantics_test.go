@@ -213,3 +213,17 @@ func TestExecuteReadsTheJobsAnnotation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "the job asks for Volcano's over the embedder's")
 }
+
+func TestAppliedExtensionsFor(t *testing.T) {
+	a := &statemachine.Applied{Extensions: &vcjob.Extensions{Disruptions: &vcjob.DisruptionRule{}}}
+	job := fixture(t, vcjob.Running).Job.DeepCopy()
+	assert.Same(t, a.Extensions, a.ExtensionsFor(job), "no annotation: the embedder's")
+	job.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "deadline: {after: 1h}"}
+	first := a.ExtensionsFor(job)
+	require.NotNil(t, first)
+	assert.NotNil(t, first.Deadline)
+	assert.Nil(t, first.Disruptions, "the job's own document replaces the embedder's")
+	assert.Same(t, first, a.ExtensionsFor(job.DeepCopy()), "decoded once")
+	job.Annotations[vcjob.ExtensionsAnnotation] = "bogus: 1"
+	assert.Nil(t, a.ExtensionsFor(job), "a document that does not decode gives none")
+}
