@@ -25,6 +25,15 @@
 //	if errs := validation.ValidateJob(job); len(errs) > 0 { // package validation
 //		return errs.ToAggregate()
 //	}
+//
+// Where vcjob may decide otherwise than Volcano, on request: Semantics
+// (corrections of Volcano behaviour that looks like a bug, each a switch,
+// chosen by the embedder and per job by the vcjob.dev/semantics
+// annotation) and Extensions (policies Volcano lacks, from the
+// vcjob.dev/policy annotation). Both are off by default:
+//
+//	sem := vcjob.Corrected().For(job) // the job's annotation on top
+//	ext, err := vcjob.ExtensionsOf(job)
 package vcjob
 
 // The marker below asks deepcopy-gen for DeepCopy on every type of the

@@ -22,6 +22,10 @@ type Request struct {
 	ExitCode    int32     `json:"exitCode,omitempty"`
 	Action      Action    `json:"action,omitempty"`
 	JobVersion  int32     `json:"jobVersion,omitempty"`
+	// Disrupted: the pod of a PodFailed or PodEvicted request carries a
+	// true DisruptionTarget condition (see Disrupted). Volcano does not
+	// look at it; only the Disruptions policy extension reads it.
+	Disrupted bool `json:"disrupted,omitempty"`
 }
 
 // Key is the job's namespace/name, the key requests are queued and sharded

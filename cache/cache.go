@@ -56,6 +56,13 @@ type entry struct {
 // given back once read; while none is out, a pod update costs no
 // allocation at all.
 type Cache struct {
+	// Semantics are the embedder's semantics (vcjob.Semantics), with each
+	// job's vcjob.SemanticsAnnotation on top: the requests a PodGroup's
+	// phase change raises carry the job's version under
+	// PodGroupRequestsCurrentVersion. Set it before the cache is used; the
+	// zero value derives requests as Volcano does.
+	Semantics vcjob.Semantics
+
 	mu   sync.RWMutex
 	jobs map[ref]*entry
 }

@@ -29,4 +29,9 @@
 // A deleted job's info stays until its last pod is gone, so late pod
 // events still find it; there is no background goroutine: the caller asks
 // Droppable for what may go and calls Drop.
+//
+// Cache.Semantics (vcjob.Semantics, with each job's annotation on top)
+// gives PodGroup-driven requests the job's version under
+// PodGroupRequestsCurrentVersion; pod requests carry Disrupted, which the
+// disruptions policy extension reads.
 package cache

@@ -119,6 +119,9 @@ func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (vcjob.Request, bool) {
 	ji, _ := c.addPod(ref{req.Namespace, req.JobName}, new)
 	req.Event, req.ExitCode = PodUpdateEvent(ji, old, new)
 	c.mu.Unlock()
+	if req.Event == vcjob.PodFailedEvent {
+		req.Disrupted = vcjob.Disrupted(new)
+	}
 	return req, true
 }
 
@@ -136,6 +139,8 @@ func (c *Cache) OnPodDelete(pod *corev1.Pod) (vcjob.Request, bool) {
 	req.Event = vcjob.PodEvictedEvent
 	if OutOfSync(pod) || !held {
 		req.Event = vcjob.OutOfSyncEvent
+	} else {
+		req.Disrupted = vcjob.Disrupted(pod)
 	}
 	return req, true
 }
@@ -191,14 +196,17 @@ func jobRequest(job *vcjob.Job) vcjob.Request {
 // the cached job it belongs to: no event, or Unknown when the new phase is
 // Unknown. It carries no job version, so once the job has been killed once
 // (status.version > 0) policy resolution takes it as stale and syncs.
+// Under vcjob.Semantics.PodGroupRequestsCurrentVersion (c.Semantics, or
+// the job's annotation) it carries the cached job's status.version.
 func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgroup.Phase) (vcjob.Request, bool) {
 	if oldPhase == newPhase {
 		return vcjob.Request{}, false
 	}
-	if !c.Has(vcjob.JobKey(namespace, job)) {
+	version, ok := c.podGroupRequestVersion(ref{namespace, job})
+	if !ok {
 		return vcjob.Request{}, false
 	}
-	req := vcjob.Request{Namespace: namespace, JobName: job}
+	req := vcjob.Request{Namespace: namespace, JobName: job, JobVersion: version}
 	if newPhase == podgroup.PhaseUnknown {
 		req.Event = vcjob.JobUnknownEvent
 	}
@@ -217,4 +225,20 @@ func CommandRequest(cmd *vcjob.Command) (vcjob.Request, bool) {
 		Namespace: cmd.Namespace, JobName: cmd.TargetObject.Name,
 		Event: vcjob.CommandIssuedEvent, Action: vcjob.Action(cmd.Action),
 	}, true
+}
+
+// podGroupRequestVersion is the job version a PodGroup-driven request of
+// the cached job carries (0, as in Volcano, unless its semantics say
+// otherwise); ok is false when the job is not cached.
+func (c *Cache) podGroupRequestVersion(key ref) (version int32, ok bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.jobs[key]
+	if e == nil || e.info.Job == nil || e.deleted {
+		return 0, false
+	}
+	if c.Semantics.For(e.info.Job).PodGroupRequestsCurrentVersion {
+		version = e.info.Job.Status.Version
+	}
+	return version, true
 }

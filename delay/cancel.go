@@ -31,10 +31,22 @@ func (q *Queue) CancelForPodEvent(req vcjob.Request) []Entry {
 	if je == nil {
 		return nil
 	}
-	it := je.pods[req.PodName]
-	if it == nil {
-		return nil
+	var out []Entry
+	if it := je.pods[req.PodName]; it != nil && q.cancelFor(it, req) {
+		out = append(out, it.Entry)
 	}
+	if je.byUID > 0 {
+		// An entry held by pod UID: only its own pod's events reach it.
+		if it := je.pods[uidKey(req.PodName, string(req.PodUID))]; it != nil && q.cancelFor(it, req) {
+			out = append(out, it.Entry)
+		}
+	}
+	return out
+}
+
+// cancelFor cancels it when req's event makes it moot, and reports whether
+// it did.
+func (q *Queue) cancelFor(it *item, req vcjob.Request) bool {
 	cancel := false
 	switch it.Request.Event {
 	case vcjob.PodPendingEvent:
@@ -46,11 +58,10 @@ func (q *Queue) CancelForPodEvent(req vcjob.Request) []Entry {
 		// The pod came back; Volcano does not compare UIDs here.
 		cancel = req.Event == vcjob.PodRunningEvent
 	}
-	if !cancel {
-		return nil
+	if cancel {
+		q.remove(it)
 	}
-	q.remove(it)
-	return []Entry{it.Entry}
+	return cancel
 }
 
 // CleanupAfter cancels the job's pending entries of the same level as

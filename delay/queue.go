@@ -32,7 +32,22 @@ type Entry struct {
 	// Volcano, whose map entry is overwritten while the old timer keeps
 	// running.
 	Orphaned bool
+	// ByPodUID: the entry belongs to the pod UID of its request, not to
+	// the pod's name (RegisterByPodUID, vcjob.Semantics.DelaysByPodUID).
+	ByPodUID bool `json:",omitempty"`
 }
+
+// podKey is the entry's key in its job's pod index: the pod name, or, for
+// an entry held by pod UID, the name and the UID.
+func (e *Entry) podKey() string {
+	if e.ByPodUID {
+		return uidKey(e.Request.PodName, string(e.Request.PodUID))
+	}
+	return e.Request.PodName
+}
+
+// uidKey cannot be a pod name: names hold no NUL.
+func uidKey(name, uid string) string { return name + "\x00" + uid }
 
 // item is an entry held by the queue: the entry and its place in the heap.
 type item struct {
@@ -43,10 +58,14 @@ type item struct {
 // jobEntries indexes one job's pending entries.
 type jobEntries struct {
 	// pods is Volcano's per-job map: pod name to the pod's current
-	// registration. Orphaned entries are not in it.
+	// registration (pod name and UID for entries held ByPodUID). Orphaned
+	// entries are not in it.
 	pods map[string]*item
 	// all holds every pending entry of the job, orphaned ones included.
 	all map[uint64]*item
+	// byUID counts the entries of pods held ByPodUID, so that a job without
+	// any costs a pod event no key to build.
+	byUID int
 }
 
 // Queue holds delayed actions in deadline order, indexed by job and pod.
@@ -77,13 +96,30 @@ func New() *Queue {
 // overwrites the pod's map entry without calling the old entry's cancel
 // function), so two actions may fire for one pod.
 func (q *Queue) Register(req vcjob.Request, action vcjob.Action, target vcjob.Target, delay time.Duration, now time.Time) (Entry, bool) {
+	return q.register(req, action, target, delay, now, false)
+}
+
+// RegisterByPodUID is Register for a job under
+// vcjob.Semantics.DelaysByPodUID: the entry belongs to req's pod UID. A
+// pod re-created under the same name (another UID) has entries of its own:
+// its registrations are neither dropped as duplicates of the old pod's nor
+// orphan them, and its events do not cancel them (CancelForPodEvent).
+func (q *Queue) RegisterByPodUID(req vcjob.Request, action vcjob.Action, target vcjob.Target, delay time.Duration, now time.Time) (Entry, bool) {
+	return q.register(req, action, target, delay, now, true)
+}
+
+func (q *Queue) register(req vcjob.Request, action vcjob.Action, target vcjob.Target, delay time.Duration, now time.Time, byUID bool) (Entry, bool) {
+	podKey := req.PodName
+	if byUID {
+		podKey = uidKey(req.PodName, string(req.PodUID))
+	}
 	key := req.Key()
 	je := q.jobs[key]
 	if je == nil {
 		je = &jobEntries{pods: make(map[string]*item), all: make(map[uint64]*item)}
 		q.jobs[key] = je
 	}
-	if old := je.pods[req.PodName]; old != nil {
+	if old := je.pods[podKey]; old != nil {
 		if old.Action == action {
 			return Entry{}, false
 		}
@@ -104,9 +140,13 @@ func (q *Queue) Register(req vcjob.Request, action vcjob.Action, target vcjob.Ta
 		Delay:      delay,
 		Registered: now,
 		Due:        due,
+		ByPodUID:   byUID,
 	}}
-	je.pods[req.PodName] = it
+	je.pods[podKey] = it
 	je.all[it.ID] = it
+	if byUID {
+		je.byUID++
+	}
 	heap.Push(&q.heap, it)
 	return it.Entry, true
 }
@@ -185,8 +225,11 @@ func (q *Queue) unindex(it *item) {
 	key := it.Request.Key()
 	je := q.jobs[key] // present: every pending entry's job is indexed
 	delete(je.all, it.ID)
-	if je.pods[it.Request.PodName] == it {
-		delete(je.pods, it.Request.PodName)
+	if k := it.podKey(); je.pods[k] == it {
+		delete(je.pods, k)
+	}
+	if it.ByPodUID {
+		je.byUID--
 	}
 	if len(je.all) == 0 {
 		delete(q.jobs, key)

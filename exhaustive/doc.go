@@ -54,4 +54,9 @@
 // Keep jobs small: a handful of pods and maxRetry of 1 or 2 already make
 // tens of thousands of states. Volumes are refused and plugins are not run
 // (their objects never feed back into decisions).
+//
+// Options.Semantics explores under a semantics profile. Of the policy
+// extensions (the vcjob.dev/policy annotation) exit-code sets and
+// disruptions are explored; a deadline, a backoff, a retry budget or an
+// escalation is refused, since states keep no absolute time and no history.
 package exhaustive

@@ -62,6 +62,9 @@ type Options struct {
 	// Workers expanding states in parallel, each on a goroutine of its
 	// own. Default GOMAXPROCS.
 	Workers int
+	// Semantics are the semantics the job is explored under
+	// (vcjob.Semantics); the zero value is Volcano's.
+	Semantics vcjob.Semantics
 }
 
 // Step is one processing step: the job and pods it decided on, its
@@ -195,6 +198,15 @@ func newExplorer(job *vcjob.Job, opts Options) (*explorer, error) {
 	}
 	if len(j.Spec.Volumes) > 0 {
 		return nil, errors.New("exhaustive: jobs with volumes are not supported")
+	}
+	if ext, err := vcjob.ExtensionsOf(j); err != nil {
+		return nil, fmt.Errorf("exhaustive: %w", err)
+	} else if ext != nil && (ext.Deadline != nil || ext.RestartBackoff != nil || ext.RetryBudget != nil || ext.Escalation != nil) {
+		// States keep time only as the delayed actions' remaining time and
+		// no memory beyond the job's status: a deadline or a backoff
+		// (absolute times) and a budget or an escalation (a history)
+		// would merge states that differ.
+		return nil, errors.New("exhaustive: the deadline, restartBackoff, retryBudget and escalation extensions are not supported (exitCodes and disruptions are)")
 	}
 	x := &explorer{job: j, opts: opts, restartCap: map[string]int32{}}
 	if x.opts.MaxStates <= 0 {
@@ -508,7 +520,7 @@ func (w *world) checked(do func() worker.Record) {
 	case rec.Err != nil:
 		errs = append(errs, fmt.Errorf("the step failed: %w", rec.Err))
 	default:
-		errs = append(errs, rapidgen.CheckStep(before, after, rec), rapidgen.CheckEffects(before, pods, rec))
+		errs = append(errs, rapidgen.CheckStepWith(before, after, rec, w.x.opts.Semantics), rapidgen.CheckEffects(before, pods, rec))
 		for _, name := range rec.Effects.Created {
 			if p := w.cluster.Pod(before.Namespace, name); p != nil {
 				errs = append(errs, rapidgen.CheckPod(before, p))

@@ -78,6 +78,8 @@ type entrySnap struct {
 	// events only).
 	samePod  bool
 	orphaned bool
+	// byUID: held by the pod's UID (vcjob.Semantics.DelaysByPodUID).
+	byUID bool
 }
 
 // key is the state's canonical text.
@@ -106,6 +108,9 @@ func (s *state) key() string {
 	fmt.Fprintf(&b, " | pg %t %s |", s.pg.exists, s.pg.phase)
 	for _, e := range s.entries {
 		fmt.Fprintf(&b, " %s@%s/%s/%s/%s(%s,%s,%s,%s) same%t orph%t", e.action, e.remaining, e.event, e.podName, e.target.Level, e.target.TaskName, e.target.PodName, e.target.PartitionID, e.taskName+"/"+e.partitionID, e.samePod, e.orphaned)
+		if e.byUID {
+			b.WriteString(" byUID")
+		}
 	}
 	return b.String()
 }
@@ -164,8 +169,10 @@ func (x *explorer) newWorld() *world {
 	c := memcluster.New(metav1.NewTime(origin))
 	c.GracefulDelete = true
 	c.Watch = true
+	c.Semantics = x.opts.Semantics
 	w := &world{x: x, now: origin, cluster: c, cache: cache.New()}
-	w.step = &worker.Step{Jobs: (*seenJobs)(w), Delays: delay.New(), Cluster: &statemachine.Applied{Applier: c}}
+	w.cache.Semantics = x.opts.Semantics
+	w.step = &worker.Step{Jobs: (*seenJobs)(w), Delays: delay.New(), Cluster: &statemachine.Applied{Applier: c, Semantics: x.opts.Semantics}}
 	return w
 }
 
@@ -201,18 +208,27 @@ func (x *explorer) rebuild(s *state) *world {
 	}
 	q := w.step.Delays
 	req := vcjob.Request{Namespace: job.Namespace, JobName: job.Name}
-	for _, e := range s.entries {
+	for i, e := range s.entries {
 		r := req
 		r.TaskName, r.PodName, r.PartitionID, r.Event = e.taskName, e.podName, e.partitionID, e.event
 		r.PodUID = "gone"
+		if e.byUID {
+			// Held by UID, entries of pods that are gone are each their
+			// own pod's: two of them never share a key.
+			r.PodUID = types.UID(fmt.Sprintf("gone-%d", i))
+		}
 		if e.samePod {
 			r.PodUID = rebuiltUID(e.podName)
 		}
-		q.Register(r, e.action, e.target, e.remaining, origin)
+		register := q.Register
+		if e.byUID {
+			register = q.RegisterByPodUID
+		}
+		register(r, e.action, e.target, e.remaining, origin)
 		if e.orphaned {
 			// A later registration for the same pod with another action
 			// orphans it; that one is due now and goes at once.
-			q.Register(r, orphaner, vcjob.Target{}, 0, origin)
+			register(r, orphaner, vcjob.Target{}, 0, origin)
 			q.Due(origin)
 		}
 	}
@@ -337,11 +353,12 @@ func (w *world) snapshot() *state {
 	for _, e := range entries {
 		uid, ok := uids[e.Request.PodName]
 		// Only a PodPending timeout compares the pod's UID (SPEC §9).
-		same := ok && uid == e.Request.PodUID && e.Request.Event == vcjob.PodPendingEvent
+		// Held by UID, every entry does.
+		same := ok && uid == e.Request.PodUID && (e.Request.Event == vcjob.PodPendingEvent || e.ByPodUID)
 		s.entries = append(s.entries, entrySnap{
 			remaining: e.Due.Sub(w.now), action: e.Action, target: e.Target,
 			podName: e.Request.PodName, taskName: e.Request.TaskName, partitionID: e.Request.PartitionID,
-			event: e.Request.Event, samePod: same, orphaned: e.Orphaned,
+			event: e.Request.Event, samePod: same, orphaned: e.Orphaned, byUID: e.ByPodUID,
 		})
 	}
 	return s

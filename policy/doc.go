@@ -15,4 +15,14 @@
 // not mean, including what Volcano's admission accepts but will not work:
 // package validation says only what Volcano says, and each check stricter
 // than Volcano's is a finding here, with a stable code (Checks).
+//
+// The policy extensions (vcjob.Extensions, from the vcjob.dev/policy
+// annotation or ResolveWith) come after the stale-version rule: a disrupted
+// pod restarts without a retry, then exit-code sets and ranges; Stateful
+// applies the escalation and the retry budget from a History the caller
+// keeps. Compare lists where a semantics profile decides otherwise than
+// Volcano.
+//
+//	d := policy.ResolveWith(job, req, ext)
+//	d = policy.Stateful(ext, history, d, req, now)
 package policy

@@ -35,6 +35,9 @@ type Row struct {
 	Unmatched bool `json:"unmatched,omitempty"`
 	// Command is the action a command row asks for (Event CommandIssued).
 	Command vcjob.Action `json:"command,omitempty"`
+	// Disrupted marks a row of a disrupted pod (the policy extension
+	// disruptions: a DisruptionTarget condition).
+	Disrupted bool `json:"disrupted,omitempty"`
 
 	Action vcjob.Action `json:"action"`
 	// Delay above zero: the action is only scheduled.
@@ -80,6 +83,8 @@ func (r Row) EventText() string {
 		return fmt.Sprintf("%s %d (unmatched)", r.Event, *r.ExitCode)
 	case r.ExitCode != nil:
 		return fmt.Sprintf("%s %d", r.Event, *r.ExitCode)
+	case r.Disrupted:
+		return string(r.Event) + " (disrupted)"
 	}
 	return string(r.Event)
 }
@@ -138,8 +143,10 @@ func Explain(job *vcjob.Job) Table {
 			}
 			t.Rows = append(t.Rows, a.row(ti, e, &other, true))
 		}
+		t.Rows = append(t.Rows, a.disruptionRows(ti)...)
 	}
 	t.Rows = append(t.Rows, a.row(-1, vcjob.JobUnknownEvent, nil, false))
+	t.Rows = append(t.Rows, a.deadlineRows()...)
 	for _, action := range vcjob.PolicyActions() {
 		req := vcjob.Request{Namespace: d.Namespace, JobName: d.Name, Event: vcjob.CommandIssuedEvent, Action: action, JobVersion: d.Status.Version}
 		r := a.decide(-1, req)
@@ -166,9 +173,10 @@ func exitCodes(job *vcjob.Job) (codes []int32, other int32) {
 	for _, t := range job.Spec.Tasks {
 		add(t.Policies)
 	}
+	in := addExtensionCodes(job, seen, &codes)
 	sort.Slice(codes, func(i, j int) bool { return codes[i] < codes[j] })
 	other = 1
-	for seen[other] {
+	for seen[other] || in(other) {
 		other++
 	}
 	return codes, other
@@ -279,6 +287,7 @@ func (a *analysis) note(r Row, req vcjob.Request, t int) string {
 			add("restartPolicy %s restarts the container in place: the pod rarely fails", rp)
 		}
 	}
+	notes = append(notes, a.extensionNotes(r)...)
 	return strings.Join(notes, "; ")
 }
 

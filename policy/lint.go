@@ -80,6 +80,10 @@ const (
 	CodeDependsOnEmptyTask           = "depends-on-empty-task"
 	CodeDependsOnAlwaysReady         = "depends-on-always-ready"
 	CodeTaskWithoutReplicas          = "task-without-replicas"
+	// vcjob's own annotations, and where Volcano's semantics bite.
+	CodeSemanticsAnnotationInvalid = "semantics-annotation-invalid"
+	CodeExtensionsInvalid          = "extensions-invalid"
+	CodeFinishedNotCounted         = "finished-not-counted-after-kill"
 )
 
 var checks = []Check{
@@ -116,6 +120,9 @@ var checks = []Check{
 	{CodePodNameTooLong, SeverityWarning, "a pod name <job>-<task>-<index> longer than 63 characters: Volcano's webhook checks one name per task, but the pod (its hostname, with the svc plugin) cannot be created"},
 	{CodeCronScheduleNeverFires, SeverityError, "a CronJob schedule on a date that never exists (30 February): Volcano admits it, and it never runs"},
 	{CodeCronJobTemplateInvalid, SeverityError, "a CronJob job template that Volcano's Job webhook refuses: the CronJob is admitted, and every run fails to create its Job"},
+	{CodeSemanticsAnnotationInvalid, SeverityError, "the vcjob.dev/semantics annotation does not parse: decisions ignore it"},
+	{CodeExtensionsInvalid, SeverityError, "the vcjob.dev/policy annotation does not decode or validate: decisions get no extension (or a wrong one)"},
+	{CodeFinishedNotCounted, SeverityWarning, "a minSuccess job with kills that keep Succeeded pods: Volcano zeroes their count (volcano#4616); the count-finished-after-kill correction keeps it"},
 }
 
 // Checks lists every kind of finding Lint reports, in a fixed order.
@@ -169,6 +176,7 @@ func Lint(job *vcjob.Job) []Finding {
 		l.policies(a.lists[i+1])
 	}
 	l.admission()
+	l.semantics()
 	return l.out
 }
 

@@ -344,7 +344,45 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				j.Spec.MinSuccess = i32(4)
 			},
-			want: []string{at(policy.CodeMinSuccessExceedsReplicas, "spec.minSuccess")},
+			want: []string{at(policy.CodeMinSuccessExceedsReplicas, "spec.minSuccess"), at(policy.CodeFinishedNotCounted, "spec.minSuccess")},
+		},
+		{
+			name: "minSuccess with kills that keep Succeeded pods",
+			mutate: func(j *vcjob.Job) {
+				j.Spec.MinSuccess = i32(2)
+			},
+			want: []string{at(policy.CodeFinishedNotCounted, "spec.minSuccess")},
+		},
+		{
+			name: "minSuccess under the count-finished-after-kill correction",
+			mutate: func(j *vcjob.Job) {
+				j.Spec.MinSuccess = i32(2)
+				j.Annotations = map[string]string{vcjob.SemanticsAnnotation: "count-finished-after-kill"}
+			},
+		},
+		{
+			name: "a semantics annotation that does not parse",
+			mutate: func(j *vcjob.Job) {
+				j.Annotations = map[string]string{vcjob.SemanticsAnnotation: "strict"}
+			},
+			want: []string{at(policy.CodeSemanticsAnnotationInvalid, "metadata.annotations[vcjob.dev/semantics]")},
+		},
+		{
+			name: "policy extensions that do not validate",
+			mutate: func(j *vcjob.Job) {
+				j.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "deadline: {after: 0s}\nexitCodes: [{task: nobody, operator: In, values: ['1'], action: RestartPod}]"}
+			},
+			want: []string{
+				at(policy.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy].exitCodes[0].task"),
+				at(policy.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy].deadline.after"),
+			},
+		},
+		{
+			name: "policy extensions that do not decode",
+			mutate: func(j *vcjob.Job) {
+				j.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "deadlines: {}"}
+			},
+			want: []string{at(policy.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy]")},
 		},
 		{
 			name: "every minAvailable 0",
@@ -490,7 +528,8 @@ func findingsText(fs []policy.Finding) string {
 }
 
 // checkWellFormed: a finding's code is one Checks lists, with that check's
-// severity; its path is a spec field; its message is one non-empty line.
+// severity; its path is a spec field (or one of vcjob's own annotations);
+// its message is one non-empty line.
 func checkWellFormed(t interface{ Fatalf(string, ...any) }, f policy.Finding) {
 	var check *policy.Check
 	for _, c := range policy.Checks() {
@@ -503,7 +542,7 @@ func checkWellFormed(t interface{ Fatalf(string, ...any) }, f policy.Finding) {
 		t.Fatalf("finding %s: code not in Checks()", f)
 	case check.Severity != f.Severity:
 		t.Fatalf("finding %s: severity %s, Checks() says %s", f, f.Severity, check.Severity)
-	case !strings.HasPrefix(f.Path, "spec."):
+	case !strings.HasPrefix(f.Path, "spec.") && !strings.HasPrefix(f.Path, "metadata.annotations[vcjob.dev/"):
 		t.Fatalf("finding %s: path is not a spec field", f)
 	case f.Message == "" || strings.ContainsAny(f.Message, "\n\r"):
 		t.Fatalf("finding %s: message is not one line", f)

@@ -19,6 +19,13 @@ const (
 	RuleTaskPolicy    RuleKind = "TaskPolicy"
 	RuleJobPolicy     RuleKind = "JobPolicy"
 	RuleNoMatch       RuleKind = "NoMatch"
+	// RuleDisruption and RuleExitCodes are the policy extensions
+	// (vcjob.Extensions): a disrupted pod, an exit-code set or range.
+	RuleDisruption RuleKind = "Disruption"
+	RuleExitCodes  RuleKind = "ExitCodes"
+	// RuleDeadline is the deadline extension's action, as Explain shows
+	// it (the step registers it as a delayed action).
+	RuleDeadline RuleKind = "Deadline"
 )
 
 // Rule says which rule decided a request. For a task or job policy it names
@@ -47,6 +54,12 @@ func (r Rule) String() string {
 		return "stale job version"
 	case RuleNoMatch:
 		return "no policy matched"
+	case RuleDisruption:
+		return "extension disruptions (no retry counted)"
+	case RuleExitCodes:
+		return fmt.Sprintf("extension exitCodes[%d]", r.Index)
+	case RuleDeadline:
+		return "extension deadline"
 	}
 	return string(r.Kind)
 }
@@ -65,16 +78,38 @@ type Decision struct {
 	Delay  time.Duration `json:"delay,omitempty"`
 	Target vcjob.Target  `json:"target"`
 	Rule   Rule          `json:"rule"`
+	// KeepRetries: a restart this decision makes counts no retry (a
+	// disruption, under the policy extensions); see
+	// statemachine.Options.KeepRetries.
+	KeepRetries bool `json:"keepRetries,omitempty"`
+	// FailJob: the restart goes beyond the retry budget and fails the job
+	// instead (Stateful); see statemachine.Options.FailJob.
+	FailJob bool `json:"failJob,omitempty"`
+	// Escalated: Stateful turned a RestartPod or RestartTask into a wider
+	// restart.
+	Escalated bool `json:"escalated,omitempty"`
 }
 
 // Resolve decides what Volcano's controller does about req for job (SPEC §3).
+// A job carrying the vcjob.ExtensionsAnnotation also gets its policy
+// extensions (see ResolveWith); one whose annotation does not decode gets
+// none (policy.Lint reports it).
 func Resolve(job *vcjob.Job, req vcjob.Request) Decision {
-	d := resolve(job, req)
+	ext, _ := vcjob.ExtensionsOf(job)
+	return ResolveWith(job, req, ext)
+}
+
+// ResolveWith is Resolve with the policy extensions ext (nil: none). After
+// the rules of commands, internal events, other UIDs and stale versions,
+// a disrupted pod (Disruptions) and then ext's exit-code rules are tried
+// before the job's own policies.
+func ResolveWith(job *vcjob.Job, req vcjob.Request, ext *vcjob.Extensions) Decision {
+	d := resolve(job, req, ext)
 	d.Target = vcjob.TargetOf(d.Action, req)
 	return d
 }
 
-func resolve(job *vcjob.Job, req vcjob.Request) Decision {
+func resolve(job *vcjob.Job, req vcjob.Request, ext *vcjob.Extensions) Decision {
 	if req.Action != "" {
 		return Decision{Action: req.Action, Rule: Rule{Kind: RuleCommand}}
 	}
@@ -89,6 +124,11 @@ func resolve(job *vcjob.Job, req vcjob.Request) Decision {
 	// older job version) is about pods that no longer count.
 	if req.JobVersion < job.Status.Version {
 		return sync(RuleStaleVersion)
+	}
+	if ext != nil {
+		if d, ok := extended(ext, req); ok {
+			return d
+		}
 	}
 	if req.TaskName != "" {
 		if t := job.Task(req.TaskName); t != nil {
@@ -152,4 +192,21 @@ func eventMatches(p vcjob.LifecyclePolicy, e vcjob.Event) bool {
 		}
 	}
 	return false
+}
+
+// extended tries the policy extensions: a disrupted pod, then the
+// exit-code rules in order.
+func extended(ext *vcjob.Extensions, req vcjob.Request) (Decision, bool) {
+	if ext.Disruptions != nil && req.Disrupted && (req.Event == vcjob.PodFailedEvent || req.Event == vcjob.PodEvictedEvent) {
+		return Decision{Action: ext.Disruptions.ActionOf(), Rule: Rule{Kind: RuleDisruption}, KeepRetries: true}, true
+	}
+	if req.Event != vcjob.PodFailedEvent {
+		return Decision{}, false
+	}
+	for i, r := range ext.ExitCodes {
+		if r.Matches(req.TaskName, req.ExitCode) {
+			return Decision{Action: r.Action, Rule: Rule{Kind: RuleExitCodes, Task: r.Task, Index: i, ByExitCode: true}}, true
+		}
+	}
+	return Decision{}, false
 }

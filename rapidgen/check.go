@@ -61,7 +61,20 @@ const (
 // decided on (its snapshot), after the job once the step is done. It
 // returns every broken invariant (as *InvariantError values joined with
 // errors.Join), or nil. See the Inv constants for what is checked.
+//
+// A job carrying the vcjob.SemanticsAnnotation is checked under the
+// semantics it names (see CheckStepWith).
 func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
+	return CheckStepWith(before, after, rec, vcjob.Semantics{})
+}
+
+// CheckStepWith is CheckStep for a step decided under the semantics base
+// (the embedder's; the job's annotation applies on top) and the policy
+// extensions the record shows (KeepRetries, FailJob): the transition is
+// statemachine.LookupWith's, a finished job with nothing left to delete
+// may see no call at all, a resume or a kept retry counts none, and a
+// restart beyond the retry budget may fail the job.
+func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base vcjob.Semantics) error {
 	if before == nil || after == nil {
 		return errors.New("rapidgen: CheckStep needs the job before and after the step")
 	}
@@ -97,7 +110,19 @@ func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
 	}
 
 	state := statemachine.StateOf(before)
-	if want := statemachine.Lookup(state, rec.Action); !reflect.DeepEqual(*tr, want) {
+	sem := base.For(before)
+	want := statemachine.LookupWith(state, rec.Action, sem)
+	if rec.KeepRetries && want.Update == statemachine.UpdateRestart {
+		want.Update = statemachine.UpdateResume
+	}
+	if rec.FailJob && (want.Update == statemachine.UpdateRestart || want.Update == statemachine.UpdateRestarting && want.Call != statemachine.CallSyncJob) {
+		want.Call, want.Retain, want.Update, want.To = statemachine.CallKillJob, statemachine.RetainSoft, statemachine.UpdateFail, []vcjob.JobPhase{vcjob.Failed}
+	}
+	if tr.Call == statemachine.CallNone && sem.LeaveFinishedJobs && want.Call == statemachine.CallKillJob &&
+		want.Update == statemachine.UpdateKeep && (state == statemachine.StateFinished || state == statemachine.StateAborted) {
+		want.Call, want.To = statemachine.CallNone, nil
+	}
+	if !reflect.DeepEqual(*tr, want) {
 		v.add(InvTable, "%s in state %s: transition %+v, the table says %+v", rec.Action, state, *tr, want)
 	}
 	if rec.Effects.Call != tr.Call {
@@ -111,14 +136,14 @@ func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
 		if ap != bp {
 			v.add(InvFinishedStays, "the job was %s and is now %q", bp, ap)
 		}
-		if tr.Call != statemachine.CallKillJob || len(rec.Effects.Created) > 0 {
+		if (tr.Call != statemachine.CallKillJob && tr.Call != statemachine.CallNone) || len(rec.Effects.Created) > 0 {
 			v.add(InvFinishedOnlyKills, "the job is %s but the call was %s creating %v", bp, tr.Call, rec.Effects.Created)
 		}
 	}
 
 	restartable := state == statemachine.StatePending || state == statemachine.StateRunning ||
 		state == statemachine.StateAborting || state == statemachine.StateAborted
-	moved := rec.Effects.StatusWritten && restartable && ap == vcjob.Restarting
+	moved := rec.Effects.StatusWritten && restartable && ap == vcjob.Restarting && tr.Update != statemachine.UpdateResume
 	wantRetry := b.RetryCount
 	if moved {
 		wantRetry++
@@ -155,6 +180,7 @@ func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
 			switch {
 			case tr.Update == statemachine.UpdateRestarting && a.RetryCount >= before.Spec.MaxRetry:
 			case tr.Update == statemachine.UpdateRunningSync && finished:
+			case tr.Update == statemachine.UpdateFail && rec.FailJob:
 			default:
 				v.add(InvFailedWhy, "Failed from %q under %s with retryCount %d (maxRetry %d), succeeded+failed %d of %d", bp, tr.Update, a.RetryCount, before.Spec.MaxRetry, a.Succeeded+a.Failed, total)
 			}

@@ -57,4 +57,9 @@
 //
 // The package's Example does exactly this for a tiny controller built on
 // memcluster and worker.Step.
+//
+// A controller deciding under a semantics profile (vcjob.Semantics) is
+// checked with CheckStepWith, which reads the transitions the profile
+// makes (statemachine.LookupWith) and the policy extensions' marks on the
+// record.
 package rapidgen

@@ -74,6 +74,9 @@ type Effects struct {
 	// Warnings are what the job's plugins went past (bad arguments that
 	// Volcano logs), one line each.
 	Warnings []string `json:"warnings,omitempty"`
+	// HeldUntil: the restart backoff held the pods' creation until then
+	// (SyncPlan.HeldUntil).
+	HeldUntil *metav1.Time `json:"heldUntil,omitempty"`
 }
 
 // Applied is a Cluster that applies the plans through an Applier and keeps
@@ -100,13 +103,22 @@ type Applied struct {
 	// Choices are vcjob's own choices where it departs from Volcano
 	// (PlanOptions.Choices); the zero value does what Volcano does.
 	Choices Choices
-	Last    Effects
+	// Semantics are the embedder's semantics (vcjob.Semantics); each
+	// job's vcjob.SemanticsAnnotation applies on top. The zero value
+	// decides as Volcano does. worker.Step executes under them too.
+	Semantics vcjob.Semantics
+	// Extensions are the policy extensions of jobs without the
+	// vcjob.ExtensionsAnnotation (a job's own annotation wins); nil: none.
+	Extensions *vcjob.Extensions
+	Last       Effects
 
 	plan SyncPlan
 
 	// desired remembers each job's desired PodGroup with the job object it
 	// was computed from.
 	desired map[types.UID]desiredPodGroup
+	// extensions remembers decoded policy-extension documents by text.
+	extensions map[string]*vcjob.Extensions
 }
 
 type desiredPodGroup struct {
@@ -217,7 +229,7 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 	if plan.RenderErr != nil {
 		return plan.RenderErr
 	}
-	a.Last.Waiting = plan.Waiting
+	a.Last.Waiting, a.Last.HeldUntil = plan.Waiting, plan.HeldUntil
 	failed := map[string]error{}
 	for _, pod := range plan.Create {
 		if err := a.Applier.CreatePod(pod); err != nil {
@@ -307,7 +319,8 @@ func nothingToDo(ji *vcjob.JobInfo) (bool, error) {
 
 // options builds the job's plugins.
 func (a *Applied) options(job *vcjob.Job) (PlanOptions, error) {
-	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices}
+	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices,
+		Semantics: a.Semantics.For(job), Extensions: a.ExtensionsFor(job)}
 	if len(job.Spec.Volumes) > 0 {
 		// A method value allocates: only jobs with volumes need it.
 		opts.ClaimExists = a.Applier.ClaimExists
@@ -359,4 +372,27 @@ func (a *Applied) sizing() podgroup.Sizing {
 		return podgroup.SizeByRequests
 	}
 	return podgroup.SizeByQuota
+}
+
+// ExtensionsFor is the job's policy extensions: its annotation's, else the
+// Applied's. An annotation that does not decode gives none (policy.Lint
+// reports it).
+//
+// Decoded documents are remembered by their text, so a job's steps decode
+// it once; the Extensions returned are shared: read them, do not change
+// them.
+func (a *Applied) ExtensionsFor(job *vcjob.Job) *vcjob.Extensions {
+	doc, ok := job.Annotations[vcjob.ExtensionsAnnotation]
+	if !ok {
+		return a.Extensions
+	}
+	if ext, ok := a.extensions[doc]; ok {
+		return ext
+	}
+	ext, _ := vcjob.ExtensionsOf(job)
+	if a.extensions == nil || len(a.extensions) >= maxDesired {
+		a.extensions = map[string]*vcjob.Extensions{}
+	}
+	a.extensions[doc] = ext
+	return ext
 }

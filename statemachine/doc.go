@@ -48,4 +48,13 @@
 //
 // memcluster is such a Cluster, in memory; a real controller applies the
 // same plans with its clients.
+//
+// ExecuteWith decides under Options: a semantics profile (vcjob.Semantics,
+// the job's vcjob.dev/semantics annotation on top; LookupWith is its
+// table), and the policy extensions' marks on a decision (a restart that
+// keeps retries, one that fails the job). The plans read the profile and
+// the restart backoff from PlanOptions.Semantics and Extensions.
+//
+//	tr, err := statemachine.ExecuteWith(a, ji, action, target,
+//		statemachine.Options{Semantics: vcjob.Corrected()})
 package statemachine

@@ -14,11 +14,29 @@ import (
 //
 // Execute holds no state of its own: the same inputs always make the same
 // call.
+//
+// A job carrying the vcjob.SemanticsAnnotation is decided under the
+// semantics it names (see ExecuteWith).
 func Execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target) (Transition, error) {
+	return ExecuteWith(cluster, ji, action, target, Options{})
+}
+
+func execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, opts Options) (Transition, error) {
+	sem := opts.Semantics
 	if ji == nil || ji.Job == nil {
 		return Transition{}, fmt.Errorf("statemachine: execute %s: %w", action, ErrNoJob)
 	}
-	tr := Lookup(StateOf(ji.Job), action)
+	tr := LookupWith(StateOf(ji.Job), action, sem)
+	if sem.LeaveFinishedJobs && leaveAlone(ji, tr) {
+		tr.Call, tr.To = CallNone, nil
+		return tr, nil
+	}
+	if opts.KeepRetries && tr.Update == UpdateRestart {
+		tr.Update = UpdateResume
+	}
+	if opts.FailJob && (tr.Update == UpdateRestart || tr.Update == UpdateRestarting && tr.Call != CallSyncJob) {
+		tr.Call, tr.Retain, tr.Update, tr.To = CallKillJob, RetainSoft, UpdateFail, []vcjob.JobPhase{vcjob.Failed}
+	}
 	update := tr.Update.Func(ji.Job)
 	var err error
 	switch tr.Call {

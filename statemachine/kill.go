@@ -37,6 +37,10 @@ type KillPlan struct {
 	// Err is a plugin's error: the call stops with it, before the status
 	// is written.
 	Err error `json:"-"`
+	// Counted are the Succeeded and Failed pods the kill leaves alone and
+	// still counts by phase (vcjob.Semantics.CountFinishedAfterKill);
+	// Volcano counts none of them.
+	Counted []*corev1.Pod `json:"-"`
 
 	job         *vcjob.Job
 	terminating int32
@@ -53,6 +57,7 @@ func PlanKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
 // PlanKillJobWith is PlanKillJob with the job's plugins.
 func PlanKillJobWith(ji *vcjob.JobInfo, retain Retain, opts PlanOptions) *KillPlan {
 	p := planKillJob(ji, retain)
+	p.countFinished(ji, opts)
 	p.runOnJobDelete(opts)
 	return p
 }
@@ -96,8 +101,18 @@ func PlanKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
 // PlanKillTargetWith is PlanKillTarget with the job's plugins.
 func PlanKillTargetWith(ji *vcjob.JobInfo, target vcjob.Target, opts PlanOptions) *KillPlan {
 	p := planKillTarget(ji, target, opts.Recount)
+	p.countFinished(ji, opts)
 	p.runOnJobDelete(opts)
 	return p
+}
+
+// countFinished lists the finished pods the kill leaves alone, for
+// Complete to count, under CountFinishedAfterKill.
+func (p *KillPlan) countFinished(ji *vcjob.JobInfo, opts PlanOptions) {
+	if p.Noop || !opts.Semantics.CountFinishedAfterKill {
+		return
+	}
+	p.Counted = retainedFinished(ji, p.Delete)
 }
 
 // runOnJobDelete runs the plugins' OnJobDelete on the plan's own copy of
@@ -175,6 +190,9 @@ func (p *KillPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		return Outcome{Status: *p.job.Status.DeepCopy()}
 	}
 	c := counts{terminating: p.terminating}
+	for _, pod := range p.Counted {
+		c.add(pod)
+	}
 	var errs []error
 	for _, pod := range p.Delete {
 		if err := failed[pod.Name]; err != nil {

@@ -35,6 +35,14 @@ type PlanOptions struct {
 	ClaimExists func(namespace, name string) (bool, error)
 	// Choices are vcjob's own choices where it departs from Volcano.
 	Choices Choices
+	// Semantics are the job's semantics, already resolved
+	// (vcjob.Semantics.For): the plans read CountFinishedAfterKill and
+	// OutOfSyncCountedOnce. The zero value decides as Volcano does.
+	Semantics vcjob.Semantics
+	// Extensions are the job's policy extensions (vcjob.Extensions); the
+	// plans read RestartBackoff: after a restart, SyncJob creates no pod
+	// until the backoff has passed (SyncPlan.HeldUntil). nil: none.
+	Extensions *vcjob.Extensions
 }
 
 // Choices are where vcjob departs from Volcano on request; the zero value

@@ -48,6 +48,10 @@ type SyncPlan struct {
 	// Waiting lists the tasks whose dependsOn is not met: their missing
 	// pods are neither created nor counted this time.
 	Waiting []string `json:"waiting,omitempty"`
+	// HeldUntil, when set, is the end of the restart backoff
+	// (vcjob.RestartBackoff): no pod is created before it. Sync again
+	// then.
+	HeldUntil *metav1.Time `json:"heldUntil,omitempty"`
 	// PodGroup is the PodGroup the job wants: create it when missing,
 	// else update it when podgroup.Update says so.
 	PodGroup *podgroup.PodGroup `json:"podGroup,omitempty"`
@@ -155,6 +159,12 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 	if !p.Reconcile {
 		return p
 	}
+	if opts.Extensions != nil && opts.Extensions.RestartBackoff != nil {
+		if until, held := opts.Extensions.RestartBackoff.HoldCreatesUntil(ji.Job, now.Time); held {
+			t := metav1.NewTime(until)
+			p.HeldUntil = &t
+		}
+	}
 	for ti := range job.Spec.Tasks {
 		task := &job.Spec.Tasks[ti]
 		var missing []int
@@ -162,7 +172,7 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 		// The counts are taken against the first task of a name; a second
 		// task of the same name (which validation refuses) is walked.
 		if first := ji.Job.Task(task.Name); opts.Recount || first == nil || first.Replicas != task.Replicas {
-			missing = p.walkTask(ji, job, task)
+			missing = p.walkTask(ji, job, task, opts.Semantics.OutOfSyncCountedOnce)
 		} else {
 			missing, waiting = p.countTask(ji, task, opts)
 		}
@@ -170,7 +180,7 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 			p.Waiting = append(p.Waiting, task.Name)
 			continue
 		}
-		if len(missing) == 0 {
+		if len(missing) == 0 || p.HeldUntil != nil {
 			continue
 		}
 		// Plugins see every missing pod, even of a task still waiting on
@@ -194,7 +204,9 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 
 // walkTask counts and sorts a task's pods by walking them, as Volcano does,
 // and returns the indices of its missing pods.
-func (p *SyncPlan) walkTask(ji *vcjob.JobInfo, job *vcjob.Job, task *vcjob.TaskSpec) []int {
+// With once (vcjob.Semantics.OutOfSyncCountedOnce) an out-of-sync pod is
+// not counted by its phase.
+func (p *SyncPlan) walkTask(ji *vcjob.JobInfo, job *vcjob.Job, task *vcjob.TaskSpec, once bool) []int {
 	pods := ji.Task(task.Name)
 	seen := make(map[string]bool, pods.Len())
 	var missing []int
@@ -215,6 +227,9 @@ func (p *SyncPlan) walkTask(ji *vcjob.JobInfo, job *vcjob.Job, task *vcjob.TaskS
 		// as terminating when the delete succeeds.
 		if pod.Annotations[vcjob.PodOutOfSyncKey] == "true" {
 			p.Delete = append(p.Delete, pod)
+			if once {
+				continue // counted once, as terminating once deleted
+			}
 		}
 		p.c.add(pod)
 	}
@@ -236,8 +251,15 @@ func (p *SyncPlan) countTask(ji *vcjob.JobInfo, task *vcjob.TaskSpec, opts PlanO
 	tp := ji.Task(task.Name)
 	c := tp.Counts()
 	p.c.terminating += c.Terminating
+	oos := tp.OutOfSync()
+	if opts.Semantics.OutOfSyncCountedOnce {
+		// c is the plan's own copy: Add replaces Other, never changes it.
+		for _, pod := range oos {
+			c.Phases.Add(pod.Status.Phase, -1)
+		}
+	}
 	p.c.addCounts(task.Name, &c.Phases)
-	p.Delete = append(p.Delete, tp.OutOfSync()...)
+	p.Delete = append(p.Delete, oos...)
 	p.Delete = append(p.Delete, tp.Excess()...)
 	if c.InRange >= task.Replicas {
 		return nil, false

@@ -29,6 +29,10 @@ func (r UpdateRule) Func(job *vcjob.Job) UpdateStatusFunc {
 			s.RetryCount++
 			return true
 		}
+	case UpdateResume:
+		return set(vcjob.Restarting)
+	case UpdateFail:
+		return set(vcjob.Failed)
 	case UpdateAbort:
 		return set(vcjob.Aborting)
 	case UpdateComplete:

@@ -22,4 +22,10 @@
 // holds no clock (time is a parameter) and starts no goroutine; a Step is
 // not safe for concurrent use, which matches Volcano's one worker per job
 // shard.
+//
+// The step follows Cluster.Semantics (and each job's vcjob.dev/semantics
+// annotation) and each job's policy extensions: it keeps a deadline
+// registered as a delayed action, registers a SyncJob for the end of a
+// restart backoff that held pods back, and keeps a policy.History per job
+// for the retry budget and the escalation.
 package worker

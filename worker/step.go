@@ -5,6 +5,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
@@ -26,10 +27,38 @@ type Leaser interface {
 }
 
 // Step holds what the processing step acts on. All three are injected.
+// The step decides under the semantics of Cluster.Semantics (with each
+// job's vcjob.SemanticsAnnotation on top): the state machine's transitions
+// and the delayed actions' keying (vcjob.Semantics.DelaysByPodUID) follow
+// them.
 type Step struct {
 	Jobs    Jobs
 	Delays  *delay.Queue
 	Cluster *statemachine.Applied
+
+	// histories are what the retry budget and the escalation remember,
+	// per job UID, for jobs whose policy extensions have them.
+	histories map[types.UID]*policy.History
+}
+
+// History is what the step remembers of the job of uid for its retry
+// budget and escalation (policy.History); nil when nothing.
+func (s *Step) History(uid types.UID) *policy.History { return s.histories[uid] }
+
+// ForgetHistory drops what the step remembers of the job of uid: call it
+// when the job is deleted.
+func (s *Step) ForgetHistory(uid types.UID) { delete(s.histories, uid) }
+
+func (s *Step) history(job *vcjob.Job) *policy.History {
+	h := s.histories[job.UID]
+	if h == nil {
+		if s.histories == nil {
+			s.histories = map[types.UID]*policy.History{}
+		}
+		h = &policy.History{}
+		s.histories[job.UID] = h
+	}
+	return h
 }
 
 // Record is what one step decided and did.
@@ -48,6 +77,13 @@ type Record struct {
 	Action vcjob.Action  `json:"action,omitempty"`
 	Target vcjob.Target  `json:"target"`
 	Delay  time.Duration `json:"delay,omitempty"`
+	// KeepRetries: the restart counts no retry (a disruption under the
+	// policy extensions).
+	KeepRetries bool `json:"keepRetries,omitempty"`
+	// FailJob: the restart was beyond the retry budget and failed the job;
+	// Escalated: the escalation widened the restart (policy.Stateful).
+	FailJob   bool `json:"failJob,omitempty"`
+	Escalated bool `json:"escalated,omitempty"`
 	// Registered is the delayed action registered instead of running;
 	// DelayDropped says the pod already had one for the same action.
 	Registered   *delay.Entry `json:"registered,omitempty"`
@@ -57,7 +93,10 @@ type Record struct {
 	PhaseAfter  vcjob.JobPhase           `json:"phaseAfter,omitempty"`
 	Transition  *statemachine.Transition `json:"transition,omitempty"`
 	Effects     statemachine.Effects     `json:"effects"`
-	Err         error                    `json:"-"`
+	// Extended are the delayed actions the step registered for the job's
+	// policy extensions: its deadline, the end of a restart backoff.
+	Extended []delay.Entry `json:"extended,omitempty"`
+	Err      error         `json:"-"`
 }
 
 // Error is Err's text, for JSON.
@@ -79,19 +118,30 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 		return rec
 	}
 	defer ji.Release()
-	d := policy.Resolve(ji.Job, req)
-	rec.Rule, rec.Action, rec.Target, rec.Delay = d.Rule, d.Action, d.Target, d.Delay
+	ext := s.Cluster.ExtensionsFor(ji.Job)
+	d := policy.ResolveWith(ji.Job, req, ext)
+	if d.Delay == 0 && policy.NeedsHistory(ext) {
+		d = policy.Stateful(ext, s.history(ji.Job), d, req, now)
+		rec.Escalated, rec.FailJob = d.Escalated, d.FailJob
+	}
+	rec.Rule, rec.Action, rec.Target, rec.Delay, rec.KeepRetries = d.Rule, d.Action, d.Target, d.Delay, d.KeepRetries
 	if d.Delay > 0 {
-		e, added := s.Delays.Register(req, d.Action, d.Target, d.Delay, now)
+		register := s.Delays.Register
+		if s.Cluster.Semantics.For(ji.Job).DelaysByPodUID {
+			register = s.Delays.RegisterByPodUID
+		}
+		e, added := register(req, d.Action, d.Target, d.Delay, now)
 		if added {
 			rec.Registered = &e
 		} else {
 			rec.DelayDropped = true
 		}
 		rec.PhaseAfter = rec.PhaseBefore
+		s.extend(ji.Job, &rec, now)
 		return rec
 	}
 	s.execute(ji, &rec, now)
+	s.extend(ji.Job, &rec, now)
 	return rec
 }
 
@@ -104,7 +154,12 @@ func (s *Step) Fire(e delay.Entry, now time.Time) Record {
 		return rec
 	}
 	defer ji.Release()
+	if e.Request.Event == DeadlineEvent && ending(ji.Job.Status.State.Phase) {
+		rec.Skipped = "the job is ending already: its deadline has nothing to do"
+		return rec
+	}
 	s.execute(ji, &rec, now)
+	s.extend(ji.Job, &rec, now)
 	return rec
 }
 
@@ -132,9 +187,14 @@ func (s *Step) snapshot(namespace, name string, rec *Record) (*vcjob.JobInfo, bo
 
 func (s *Step) execute(ji *vcjob.JobInfo, rec *Record, now time.Time) {
 	s.Cluster.Now = metav1.NewTime(now)
-	tr, err := statemachine.Execute(s.Cluster, ji, rec.Action, rec.Target)
+	tr, err := statemachine.ExecuteWith(s.Cluster, ji, rec.Action, rec.Target,
+		statemachine.Options{Semantics: s.Cluster.Semantics, KeepRetries: rec.KeepRetries, FailJob: rec.FailJob})
 	rec.Transition = &tr
 	rec.Effects = s.Cluster.Last
+	if tr.Call == statemachine.CallNone {
+		// No call was made: the cluster's last effects are another step's.
+		rec.Effects = statemachine.Effects{Call: statemachine.CallNone}
+	}
 	rec.PhaseAfter = rec.PhaseBefore
 	if rec.Effects.Status != nil {
 		rec.PhaseAfter = rec.Effects.Status.State.Phase
@@ -144,6 +204,11 @@ func (s *Step) execute(ji *vcjob.JobInfo, rec *Record, now time.Time) {
 		return
 	}
 	rec.Cancelled = append(rec.Cancelled, s.Delays.CleanupAfter(ji.Job.Namespace, ji.Job.Name, rec.Action, rec.Target)...)
+	if tr.Call != statemachine.CallNone {
+		if ext := s.Cluster.ExtensionsFor(ji.Job); policy.NeedsHistory(ext) {
+			s.history(ji.Job).Record(ext, rec.Action, rec.Target, now)
+		}
+	}
 }
 
 // Requeue says whether a request that failed after requeues earlier

@@ -26,6 +26,7 @@ import (
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
 
+	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/examples/controller/internal/controller"
 )
 
@@ -43,6 +44,7 @@ type options struct {
 	qps            float64
 	burst          int
 	pprof          bool
+	semantics      string
 }
 
 func main() {
@@ -61,6 +63,7 @@ func main() {
 	flag.Float64Var(&o.qps, "kube-api-qps", 50, "Client-side rate limit of API requests per second (Volcano's default is 50).")
 	flag.IntVar(&o.burst, "kube-api-burst", 100, "Client-side burst of API requests (Volcano's default is 100).")
 	flag.BoolVar(&o.pprof, "pprof", false, "Also serve Go's profiling endpoints under /debug/pprof/ on the metrics address.")
+	flag.StringVar(&o.semantics, "semantics", "volcano", "The decisions' semantics: volcano, corrected, or corrections by name, comma-separated (vcjob.ParseSemantics); a job's vcjob.dev/semantics annotation applies on top.")
 	flag.Parse()
 
 	err := run(o)
@@ -127,7 +130,11 @@ func run(o options) error {
 	runController := func(ctx context.Context) error {
 		leading.Store(true)
 		defer leading.Store(false)
-		c, err := controller.New(controller.Config{Kube: kube, Dynamic: dyn, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics})
+		sem, err := vcjob.ParseSemantics(vcjob.Semantics{}, o.semantics)
+		if err != nil {
+			return fmt.Errorf("--semantics: %w", err)
+		}
+		c, err := controller.New(controller.Config{Kube: kube, Dynamic: dyn, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics, Semantics: sem})
 		if err != nil {
 			return err
 		}

@@ -194,3 +194,23 @@ func TestJSONIsReadable(t *testing.T) {
 		t.Errorf("JSON lacks the note with '->':\n%s", out.String())
 	}
 }
+
+func TestSemanticsDifferences(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if status := run([]string{"-explain=false", "-semantics", "corrected", "testdata/clean.yaml"}, &out, &errOut); status != exitOK {
+		t.Fatalf("exit %d:\n%s%s", status, out.String(), errOut.String())
+	}
+	for _, want := range []string{"where the chosen semantics decide otherwise than Volcano", "[delays-by-pod-uid]", "[leave-finished-jobs]"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	run([]string{"-explain=false", "testdata/clean.yaml"}, &out, &errOut)
+	if strings.Contains(out.String(), "otherwise than Volcano") {
+		t.Errorf("without -semantics, no differences:\n%s", out.String())
+	}
+	if status := run([]string{"-semantics", "strict", "testdata/clean.yaml"}, &out, &errOut); status != exitInput {
+		t.Errorf("a bad -semantics: exit %d", status)
+	}
+}

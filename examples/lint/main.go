@@ -68,6 +68,9 @@ type report struct {
 	// goes past on every sync (the flags after them are not read).
 	PluginWarnings []string      `json:"pluginWarnings,omitempty"`
 	Explain        *policy.Table `json:"explain,omitempty"`
+	// Differences are where the -semantics profile decides otherwise than
+	// Volcano (policy.Compare).
+	Differences []policy.Difference `json:"differences,omitempty"`
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -76,6 +79,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	output := fs.String("o", "text", "output: text, or json (one object per job)")
 	explain := fs.Bool("explain", true, "print the explain table: what each event resolves to")
 	lenient := fs.Bool("allow-unknown-fields", false, "drop fields the Job and CronJob types do not know, as an API server with Volcano's CRD does, and list them, instead of refusing the document")
+	semantics := fs.String("semantics", "", "also list where this semantics profile (corrected, or corrections by name) decides otherwise than Volcano")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: lint [-o text|json] [-explain=false] [-allow-unknown-fields] FILE.yaml...\n\n")
 		fmt.Fprintf(stderr, "Each file holds Jobs and CronJobs (batch.volcano.sh/v1alpha1), \"---\" separated.\n\n")
@@ -90,6 +94,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 || (*output != "text" && *output != "json") {
 		fs.Usage()
+		return exitInput
+	}
+	sem, err := vcjob.ParseSemantics(vcjob.Semantics{}, *semantics)
+	if err != nil {
+		fmt.Fprintf(stderr, "lint: -semantics: %v\n", err)
 		return exitInput
 	}
 	status := exitOK
@@ -108,7 +117,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			worse(exitInput)
 			continue
 		}
-		reports, errs := lintFile(path, data, *explain, *lenient)
+		reports, errs := lintFile(path, data, *explain, *lenient, sem)
 		for _, err := range errs {
 			fmt.Fprintf(stderr, "lint: %v\n", err)
 			worse(exitInput)
@@ -135,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // lintFile lints every document of a file: a report per job or cronjob,
 // and an error per document that cannot be decoded.
-func lintFile(path string, data []byte, explain, lenient bool) ([]report, []error) {
+func lintFile(path string, data []byte, explain, lenient bool, sem vcjob.Semantics) ([]report, []error) {
 	var reports []report
 	var errs []error
 	docs := splitDocuments(data)
@@ -152,7 +161,7 @@ func lintFile(path string, data []byte, explain, lenient bool) ([]report, []erro
 		case vcjob.CronJobKind:
 			r, err = lintCronJob(d.data, explain, lenient)
 		default: // a Job, or an error naming what it is instead
-			r, err = lintJobDocument(d.data, explain, lenient)
+			r, err = lintJobDocument(d.data, explain, lenient, sem)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: document %d (line %d): %w", path, n, d.line, err))
@@ -167,7 +176,7 @@ func lintFile(path string, data []byte, explain, lenient bool) ([]report, []erro
 	return reports, errs
 }
 
-func lintJobDocument(doc []byte, explain, lenient bool) (report, error) {
+func lintJobDocument(doc []byte, explain, lenient bool, sem vcjob.Semantics) (report, error) {
 	job, err := vcjob.DecodeJob(doc)
 	var dropped []string
 	if err != nil && lenient {
@@ -179,6 +188,7 @@ func lintJobDocument(doc []byte, explain, lenient bool) (report, error) {
 	}
 	r := lint(job, explain, field.NewPath("spec"))
 	r.Kind, r.Job, r.Dropped = vcjob.JobKind, vcjob.JobKey(job.Namespace, job.Name), dropped
+	r.Differences = policy.Compare(job, sem)
 	return r, nil
 }
 
@@ -396,5 +406,6 @@ func printText(w io.Writer, r report) {
 			fmt.Fprintf(w, "    %s\n", line)
 		}
 	}
+	printDifferences(w, r)
 	fmt.Fprintln(w)
 }

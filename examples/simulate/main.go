@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/examples/timeline"
 )
@@ -32,8 +33,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	jobPath := fs.String("job", "", "the job manifest (YAML or JSON)")
 	name := fs.String("name", "", "the job to simulate, when the manifest holds several")
 	output := fs.String("o", "text", "output: text, json (JSON Lines) or html (a timeline page)")
+	semantics := fs.String("semantics", "volcano", "the semantics profile: volcano, corrected, or corrections by name, comma-separated (vcjob.ParseSemantics)")
+	compare := fs.Bool("compare", false, "run the scenario under Volcano's semantics and under -semantics (corrected when volcano), and print where they first diverge")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: simulate -job JOB.yaml [-name JOB] [-o text|json|html] SCENARIO\n\n")
+		fmt.Fprintf(stderr, "usage: simulate -job JOB.yaml [-name JOB] [-o text|json|html] [-semantics corrected] [-compare] SCENARIO\n\n")
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\n%s\n", scenario.Usage)
 	}
@@ -54,7 +57,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "simulate: one scenario file is needed after the flags, got %d arguments; -help lists the scenario commands\n", fs.NArg())
 		return 2
 	}
-	if err := runFiles(*jobPath, *name, fs.Arg(0), *output, stdout); err != nil {
+	sem, err := vcjob.ParseSemantics(vcjob.Semantics{}, *semantics)
+	if err != nil {
+		fmt.Fprintln(stderr, "simulate: -semantics:", err)
+		return 2
+	}
+	if *compare && sem.IsVolcano() {
+		sem = vcjob.Corrected()
+	}
+	if err := runFiles(*jobPath, *name, fs.Arg(0), *output, sem, *compare, stdout); err != nil {
 		fmt.Fprintln(stderr, "simulate:", err)
 		return 1
 	}
@@ -63,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runFiles reads the job before the scenario, so that a broken job is
 // reported first.
-func runFiles(jobPath, name, scenarioPath, output string, w io.Writer) error {
+func runFiles(jobPath, name, scenarioPath, output string, sem vcjob.Semantics, compare bool, w io.Writer) error {
 	manifest, err := os.ReadFile(jobPath)
 	if err != nil {
 		return err
@@ -81,12 +92,17 @@ func runFiles(jobPath, name, scenarioPath, output string, w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", scenarioPath, err)
 	}
+	if compare {
+		_, err := io.WriteString(w, scenario.Compare(job, script, sem))
+		return err
+	}
+	opts := scenario.Options{Semantics: sem}
 	switch output {
 	case "json":
-		return scenario.Run(job, script, scenario.NewJSON(w))
+		return scenario.RunWith(job, script, scenario.NewJSON(w), opts)
 	case "html":
 		tl := timeline.New(job.Name, scenario.Start)
-		runErr := scenario.Run(job, script, tl)
+		runErr := scenario.RunWith(job, script, tl, opts)
 		if runErr != nil {
 			// Draw what happened up to the line that failed, and say so.
 			tl.Fail(runErr.Error())
@@ -96,5 +112,5 @@ func runFiles(jobPath, name, scenarioPath, output string, w io.Writer) error {
 		}
 		return runErr
 	}
-	return scenario.Run(job, script, scenario.NewText(w))
+	return scenario.RunWith(job, script, scenario.NewText(w), opts)
 }

@@ -136,6 +136,9 @@ type Cluster struct {
 	// Recount has the plans walk every pod, the oracle, instead of reading
 	// the job info's counts (statemachine.PlanOptions.Recount).
 	Recount bool
+	// Semantics are handed to the plans (statemachine.Applied.Semantics);
+	// the zero value decides as Volcano does.
+	Semantics vcjob.Semantics
 
 	Journal Journal
 
@@ -387,7 +390,7 @@ func (c *Cluster) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update stat
 // applied wraps the cluster as the Applier of a statemachine.Applied at
 // the cluster's clock. Its Effects are the cluster's LastEffects.
 func (c *Cluster) applied() *statemachine.Applied {
-	c.last = &statemachine.Applied{Applier: c, Now: c.Now, Plugins: c.Plugins, Priorities: c.Priorities, Recount: c.Recount}
+	c.last = &statemachine.Applied{Applier: c, Now: c.Now, Plugins: c.Plugins, Priorities: c.Priorities, Recount: c.Recount, Semantics: c.Semantics}
 	return c.last
 }
 

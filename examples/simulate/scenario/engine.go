@@ -47,7 +47,9 @@ type sim struct {
 	maxSteps int
 }
 
-func newSim(job *vcjob.Job, out Observer) (*sim, error) {
+// newSim starts a simulation deciding under the semantics sem (the
+// embedder's choice; the job's own annotation applies on top).
+func newSim(job *vcjob.Job, out Observer, sem vcjob.Semantics) (*sim, error) {
 	s := &sim{ns: job.Namespace, job: job.Name, now: Start, out: out}
 	var pods int32
 	for _, t := range job.Spec.Tasks {
@@ -61,11 +63,13 @@ func newSim(job *vcjob.Job, out Observer) (*sim, error) {
 	s.cluster = memcluster.New(metav1.NewTime(Start))
 	s.cluster.Watch = true
 	s.cluster.GracefulDelete = true
+	s.cluster.Semantics = sem
 	s.cache = cache.New()
+	s.cache.Semantics = sem
 	// The job's plugins run as in Volcano; ssh gets the plugins package's
 	// fixed test key, since a simulation needs no real one.
 	reg := plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
-	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg}}
+	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg, Semantics: sem}}
 	s.cluster.PutJob(job)
 	s.out.Command(0, "create job "+job.Name, s.now)
 	return s, s.settle()
@@ -200,9 +204,17 @@ func (s *sim) change(c Command, p *corev1.Pod) {
 			}
 			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}}
 		}
+		if c.verb == "preempt" {
+			cs.Ready = false
+			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 143}}
+		}
 		if c.verb == "succeed" {
 			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0}}
 		}
+	}
+	if c.verb == "preempt" {
+		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.DisruptionTarget,
+			Status: corev1.ConditionTrue, Reason: "PreemptionByScheduler"})
 	}
 	s.cluster.PutPod(p)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
@@ -50,12 +51,29 @@ func Load(manifest []byte, name string) (*vcjob.Job, error) {
 // Load gives it), telling o what happens. An error names the script line
 // that could not run; what happened before it has been told.
 func Run(job *vcjob.Job, script []Command, o Observer) error {
+	return RunWith(job, script, o, Options{})
+}
+
+// Options say how to run a scenario beyond the job and its script.
+type Options struct {
+	// Semantics are the corrections the simulated controller decides
+	// under (the job's vcjob.dev/semantics annotation applies on top);
+	// the zero value is Volcano's semantics.
+	Semantics vcjob.Semantics
+}
+
+// RunWith is Run with options.
+func RunWith(job *vcjob.Job, script []Command, o Observer, opts Options) error {
 	job = job.DeepCopy()
 	if job.UID == "" {
 		// A manifest has no UID yet; the API server would give it one.
 		job.UID = types.UID("uid-" + job.Name)
 	}
-	s, err := newSim(job, o)
+	if job.CreationTimestamp.IsZero() {
+		// The API server stamps it; a deadline counts from it.
+		job.CreationTimestamp = metav1.NewTime(Start)
+	}
+	s, err := newSim(job, o, opts.Semantics)
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,7 @@ const Usage = `scenario commands, one per line (# starts a comment):
   succeed PODS          pods succeed
   unknown PODS          pods' phase becomes Unknown
   evict PODS            pods are deleted by someone else (PodEvicted)
+  preempt PODS          pods are disrupted: a DisruptionTarget condition, then Failed (exit 143)
   finish                pods being deleted finish terminating and disappear
   podgroup PHASE        the scheduler sets the PodGroup's phase (Pending, Inqueue, Running, Unknown)
   command ACTION        a Command asks for ACTION (AbortJob, ResumeJob, ...)
@@ -92,7 +93,7 @@ func parseLine(text string) (Command, error) {
 		return fmt.Errorf("%s takes %s, got %d; usage:\n%s", c.verb, n, len(args), usageOf(c.verb))
 	}
 	switch c.verb {
-	case "start", "run", "pending", "ready", "unready", "succeed", "unknown", "evict":
+	case "start", "run", "pending", "ready", "unready", "succeed", "unknown", "evict", "preempt":
 		if err := want(1, 1); err != nil {
 			return c, err
 		}
@@ -177,7 +178,7 @@ func podPhaseFor(verb string) corev1.PodPhase {
 		return corev1.PodRunning
 	case "pending":
 		return corev1.PodPending
-	case "fail":
+	case "fail", "preempt":
 		return corev1.PodFailed
 	case "succeed":
 		return corev1.PodSucceeded

@@ -52,6 +52,7 @@ func (t textTranscript) End(summary string) { fmt.Fprintf(t.w, "= %s\n", summary
 
 func (t textTranscript) Record(r worker.Record) {
 	w := t.w
+	defer t.extended(r)
 	if r.Fired != nil {
 		fmt.Fprintf(w, "  fired    %s for %s at %s (registered at %s on %s)\n", r.Fired.Action, describeTarget(r.Fired.Target, r.Fired.Request), offset(r.Time), offset(r.Fired.Registered), describe(r.Fired.Request))
 	} else {
@@ -67,6 +68,7 @@ func (t textTranscript) Record(r worker.Record) {
 	if r.Fired == nil {
 		fmt.Fprintf(w, "    rule     %s -> %s\n", r.Rule, r.Action)
 	}
+	t.stateful(r)
 	switch {
 	case r.Registered != nil:
 		fmt.Fprintf(w, "    delay    %s registered, due at %s\n", r.Delay, offset(r.Registered.Due))
@@ -93,6 +95,9 @@ func (t textTranscript) Record(r worker.Record) {
 	}
 	if len(r.Effects.Deleted) > 0 {
 		fmt.Fprintf(w, "    delete   %s\n", strings.Join(r.Effects.Deleted, " "))
+	}
+	if r.Effects.HeldUntil != nil {
+		fmt.Fprintf(w, "    held     no pod created before %s (restart backoff)\n", offset(r.Effects.HeldUntil.Time))
 	}
 	if len(r.Effects.Waiting) > 0 {
 		fmt.Fprintf(w, "    waiting  %s (dependsOn not met)\n", strings.Join(r.Effects.Waiting, " "))
@@ -166,6 +171,9 @@ func describe(r vcjob.Request) string {
 	if r.ExitCode != 0 {
 		parts = append(parts, fmt.Sprintf("exit=%d", r.ExitCode))
 	}
+	if r.Disrupted {
+		parts = append(parts, "disrupted")
+	}
 	// Requests about pods and from PodGroup changes carry a job version;
 	// job events and commands do not.
 	if r.PodName != "" || r.Event == "" || r.Event == vcjob.JobUnknownEvent {
@@ -192,4 +200,26 @@ func describeEntry(e delay.Entry) string {
 		s += " [orphaned]"
 	}
 	return s
+}
+
+// extended shows the delayed actions a step registered for the job's
+// policy extensions.
+func (t textTranscript) extended(r worker.Record) {
+	for _, e := range r.Extended {
+		fmt.Fprintf(t.w, "    extend   %s registered (%s), due at %s\n", e.Action, e.Request.Event, offset(e.Due))
+	}
+}
+
+// stateful shows what the escalation and the retry budget made of the
+// step's decision.
+func (t textTranscript) stateful(r worker.Record) {
+	if r.Escalated {
+		fmt.Fprintf(t.w, "    escalate to %s (extension escalation)\n", r.Action)
+	}
+	if r.KeepRetries && r.Rule.Kind != "Disruption" {
+		fmt.Fprintf(t.w, "    budget   within the retry budget: no retry counted\n")
+	}
+	if r.FailJob {
+		fmt.Fprintf(t.w, "    budget   beyond the retry budget: the job fails\n")
+	}
 }

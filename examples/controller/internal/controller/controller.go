@@ -50,6 +50,10 @@ type Config struct {
 	// GCInterval is how often deleted jobs' infos are dropped from the
 	// cache (30 s when zero).
 	GCInterval time.Duration
+	// Semantics are the decisions' semantics (vcjob.Semantics; each job's
+	// vcjob.dev/semantics annotation applies on top). The zero value is
+	// Volcano's.
+	Semantics vcjob.Semantics
 }
 
 // Controller is a Volcano Job controller: informers feed vcjob's cache,
@@ -99,6 +103,7 @@ func New(cfg Config) (*Controller, error) {
 		plugins:  plugins.NewRegistry(plugins.WithSSHKeys(cfg.SSHKeys)),
 		commands: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](), workqueue.TypedRateLimitingQueueConfig[string]{Name: "commands"}),
 	}
+	c.jobs.Semantics = cfg.Semantics
 
 	// Pods: only those carrying the job-name label every vcjob pod has.
 	c.podFactory = informers.NewSharedInformerFactoryWithOptions(cfg.Kube, cfg.Resync,

@@ -61,7 +61,8 @@ func newShard(id int, c *Controller) *shard {
 		step: &worker.Step{Jobs: c.jobs, Delays: delay.New(), Cluster: &statemachine.Applied{
 			Applier: c.applier, Plugins: c.plugins, Priorities: c.priority,
 			// Claim names nobody can predict, as Volcano's.
-			Names: statemachine.RandomNames(),
+			Names:     statemachine.RandomNames(),
+			Semantics: c.cfg.Semantics,
 		}},
 	}
 }

@@ -1,0 +1,132 @@
+package policy
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/vcjob/vcjob"
+)
+
+// semantics lints vcjob's own annotations (vcjob.dev/semantics,
+// vcjob.dev/policy) and where Volcano's semantics will bite the job.
+func (l *linter) semantics() {
+	job := l.a.given
+	for _, e := range vcjob.ValidateSemanticsAnnotation(job) {
+		l.add(mustPath(e.Field), CodeSemanticsAnnotationInvalid, "%s", e.Detail)
+	}
+	for _, e := range vcjob.ValidateExtensionsAnnotation(job) {
+		l.add(mustPath(e.Field), CodeExtensionsInvalid, "%s", e.ErrorBody())
+	}
+	sem := vcjob.Semantics{}.For(job)
+	if job.Spec.MinSuccess != nil && !sem.CountFinishedAfterKill {
+		if kills := l.a.softKills(); len(kills) > 0 {
+			l.add(field.NewPath("spec", "minSuccess"), CodeFinishedNotCounted,
+				"minSuccess %d: after a kill that keeps Succeeded pods (%s), Volcano writes succeeded 0 and an empty taskStatusCount (volcano#4616), so the status no longer shows the work done; annotate %s: count-finished-after-kill to count them",
+				*job.Spec.MinSuccess, kills, vcjob.SemanticsAnnotation)
+		}
+	}
+}
+
+// softKills names the job's policy actions whose kill keeps Succeeded
+// pods: AbortJob, CompleteJob, TerminateJob, and a restart on its last
+// retry.
+func (a *analysis) softKills() string {
+	seen := map[vcjob.Action]bool{}
+	var out string
+	for _, list := range a.lists {
+		for _, p := range list.policies {
+			switch p.Action {
+			case vcjob.AbortJobAction, vcjob.CompleteJobAction, vcjob.TerminateJobAction, vcjob.RestartJobAction:
+				if !seen[p.Action] {
+					seen[p.Action] = true
+					if out != "" {
+						out += ", "
+					}
+					out += string(p.Action)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// mustPath is a field path from its printed form, for findings that carry
+// the path of a field error: the path is kept as text.
+func mustPath(s string) *field.Path { return field.NewPath(s) }
+
+// Difference is one request Explain lists that a semantics profile decides
+// otherwise than Volcano: the row, the correction, and what each does.
+type Difference struct {
+	Task    string `json:"task,omitempty"`
+	Event   string `json:"event"`
+	Switch  string `json:"switch"`
+	Volcano string `json:"volcano"`
+	Other   string `json:"other"`
+}
+
+func (d Difference) String() string {
+	task := d.Task
+	if task == "" {
+		task = "(job)"
+	}
+	return fmt.Sprintf("%s %s [%s]: Volcano %s; corrected %s", task, d.Event, d.Switch, d.Volcano, d.Other)
+}
+
+// Compare lists, row by row of Explain(job), where the semantics sem
+// decide otherwise than Volcano, and, at the end, the job-wide
+// differences (finished jobs left alone, out-of-sync pods counted once).
+// With the zero Semantics it lists nothing.
+func Compare(job *vcjob.Job, sem vcjob.Semantics) []Difference {
+	if job == nil || sem.IsVolcano() {
+		return nil
+	}
+	var out []Difference
+	t := Explain(job)
+	for _, r := range t.Rows {
+		add := func(sw, volcano, other string) {
+			out = append(out, Difference{Task: r.Task, Event: r.EventText(), Switch: sw, Volcano: volcano, Other: other})
+		}
+		if sem.PodGroupRequestsCurrentVersion && r.Event == vcjob.JobUnknownEvent {
+			a := newAnalysis(job)
+			req := a.request(-1, vcjob.JobUnknownEvent, nil)
+			req.JobVersion = job.Status.Version
+			d := Resolve(a.defaulted, req)
+			if d.Action != r.Action {
+				add("podgroup-requests-current-version", fmt.Sprintf("%s (%s)", r.Action, r.Rule), fmt.Sprintf("%s (%s)", d.Action, d.Rule))
+			} else if r.Rule.Kind == RuleJobPolicy {
+				add("podgroup-requests-current-version", fmt.Sprintf("%s only until the job is first killed", r.Action), fmt.Sprintf("%s at every job version", r.Action))
+			}
+		}
+		if r.Delay > 0 && sem.DelaysByPodUID && (r.Event == vcjob.PodFailedEvent || r.Event == vcjob.PodEvictedEvent || r.Event == vcjob.PodPendingEvent) {
+			add("delays-by-pod-uid", "the delayed "+string(r.Action)+" is the pod name's: a re-created pod's events cancel it or are dropped as its duplicates",
+				"it is the pod's (its UID): only that pod's events cancel it")
+		}
+		if r.Delay == 0 {
+			switch r.Action {
+			case vcjob.AbortJobAction:
+				if sem.AbortWhileRestarting {
+					add("abort-while-restarting", "in Restarting a whole-job kill that does not abort", "aborts in Restarting too")
+				}
+				fallthrough
+			case vcjob.CompleteJobAction, vcjob.TerminateJobAction:
+				if sem.CountFinishedAfterKill {
+					add("count-finished-after-kill", "the kill keeps Succeeded/Failed pods and writes succeeded 0, failed 0", "they are still counted")
+				}
+			case vcjob.ResumeJobAction:
+				if sem.ResumeKeepsRetries {
+					add("resume-keeps-retries", "in Aborting/Aborted -> Restarting, retry +1", "-> Restarting without a retry counted")
+				}
+			}
+		}
+	}
+	if sem.LeaveFinishedJobs {
+		out = append(out, Difference{Event: "any, once finished", Switch: "leave-finished-jobs",
+			Volcano: "a kill, status.version +1, a status write", Other: "nothing, when no pod is left to delete"})
+	}
+	if sem.OutOfSyncCountedOnce {
+		out = append(out, Difference{Event: "sync with an out-of-sync pod", Switch: "out-of-sync-counted-once",
+			Volcano: "counted by its phase and as terminating", Other: "counted as terminating only"})
+	}
+	return out
+}

@@ -1,0 +1,41 @@
+package policy_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/policy"
+)
+
+func TestCompare(t *testing.T) {
+	j := job(
+		[]vcjob.LifecyclePolicy{{Event: vcjob.PodEvictedEvent, Action: vcjob.RestartJobAction, Timeout: timeout(5 * 60e9)}},
+		[]vcjob.LifecyclePolicy{{Event: vcjob.JobUnknownEvent, Action: vcjob.RestartJobAction}})
+	j.Status.Version = 1
+	assert.Empty(t, policy.Compare(j, vcjob.Semantics{}), "Volcano against itself")
+
+	got := map[string][]string{}
+	for _, d := range policy.Compare(j, vcjob.Corrected()) {
+		got[d.Switch] = append(got[d.Switch], d.Task+" "+d.Event)
+		assert.NotEmpty(t, d.Volcano)
+		assert.NotEmpty(t, d.Other)
+		assert.NotEmpty(t, d.String())
+	}
+	assert.Equal(t, map[string][]string{
+		"podgroup-requests-current-version": {" Unknown"},
+		"delays-by-pod-uid":                 {"worker PodEvicted"},
+		"abort-while-restarting":            {" command AbortJob"},
+		"count-finished-after-kill":         {" command AbortJob", " command TerminateJob", " command CompleteJob"},
+		"resume-keeps-retries":              {" command ResumeJob"},
+		"leave-finished-jobs":               {" any, once finished"},
+		"out-of-sync-counted-once":          {" sync with an out-of-sync pod"},
+	}, got)
+
+	one := policy.Compare(j, vcjob.Semantics{PodGroupRequestsCurrentVersion: true})
+	if assert.Len(t, one, 1) {
+		assert.Equal(t, "RestartJob (job policy 0 (event))", one[0].Other, "the Unknown policy fires at version 1")
+		assert.Contains(t, one[0].Volcano, "SyncJob")
+	}
+}

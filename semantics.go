@@ -1,0 +1,227 @@
+package vcjob
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// SemanticsAnnotation is the job annotation that chooses the semantics
+// profile of one job, on top of the one its embedder chose (see
+// Semantics.For). It is vcjob's own key: Volcano ignores it.
+const SemanticsAnnotation = "vcjob.dev/semantics"
+
+// Semantics says where a job's decisions depart from Volcano's. Each field
+// corrects one behaviour of Volcano that looks like a bug; the zero value,
+// Volcano, reproduces Volcano decision for decision. Corrected turns every
+// correction on; a user may take any one of them alone.
+//
+// Semantics are about decisions (phases, counts, what a request resolves
+// to, which delayed action a pod event cancels). What vcjob writes into
+// objects when it departs from Volcano is statemachine.Choices.
+type Semantics struct {
+	// CountFinishedAfterKill: a kill counts the Succeeded and Failed pods
+	// it leaves alone in the status (succeeded, failed, taskStatusCount),
+	// so completion rules still see work already done. Volcano counts only
+	// the pods whose deletion failed, and zeroes the rest (volcano#4616).
+	CountFinishedAfterKill bool `json:"countFinishedAfterKill,omitempty"`
+	// DelaysByPodUID: a delayed action belongs to the pod (its UID) whose
+	// event registered it, not to the pod's name. An event of a pod
+	// re-created under the same name neither cancels the old pod's action
+	// nor is dropped as a duplicate of it (volcano#5507).
+	DelaysByPodUID bool `json:"delaysByPodUID,omitempty"`
+	// ResumeKeepsRetries: ResumeJob moves an Aborting or Aborted job to
+	// Restarting without counting a retry (volcano#3067). In Volcano each
+	// resume spends one, and a job resumed maxRetry times fails at once.
+	ResumeKeepsRetries bool `json:"resumeKeepsRetries,omitempty"`
+	// AbortWhileRestarting: AbortJob in Restarting aborts (Aborting, a
+	// kill that keeps finished pods). In Volcano it is a whole-job kill
+	// under the restart rule that never leaves Restarting for Aborting.
+	AbortWhileRestarting bool `json:"abortWhileRestarting,omitempty"`
+	// PodGroupRequestsCurrentVersion: a request raised by a PodGroup's
+	// phase change (Unknown among them) carries the job's current
+	// status.version. In Volcano it carries 0, so once the job has been
+	// killed once it is stale and Unknown policies never fire again.
+	PodGroupRequestsCurrentVersion bool `json:"podGroupRequestsCurrentVersion,omitempty"`
+	// LeaveFinishedJobs: an event on a Completed, Failed, Terminated or
+	// Aborted job that has no pod left to delete changes nothing: no kill,
+	// no version bump, no status write. (ResumeJob still resumes an
+	// Aborted job.) Volcano kills such a job again on every event and
+	// bumps status.version each time.
+	LeaveFinishedJobs bool `json:"leaveFinishedJobs,omitempty"`
+	// OutOfSyncCountedOnce: a sync counts an out-of-sync pod it deletes
+	// once, as terminating. Volcano counts it by its phase as well.
+	OutOfSyncCountedOnce bool `json:"outOfSyncCountedOnce,omitempty"`
+}
+
+// Corrected is the profile with every correction on. The zero Semantics is Volcano's.
+func Corrected() Semantics {
+	var s Semantics
+	for _, c := range semanticsSwitches {
+		*c.field(&s) = true
+	}
+	return s
+}
+
+// SemanticsSwitch describes one correction: its name in the annotation,
+// the field it sets, what Volcano does, what the correction does, and the
+// upstream report where there is one.
+type SemanticsSwitch struct {
+	Name      string `json:"name"`
+	Field     string `json:"field"`
+	Volcano   string `json:"volcano"`
+	Corrected string `json:"corrected"`
+	Upstream  string `json:"upstream,omitempty"`
+
+	field func(*Semantics) *bool
+}
+
+// Enabled reports whether s has this correction on.
+func (c SemanticsSwitch) Enabled(s Semantics) bool { return *c.field(&s) }
+
+var semanticsSwitches = [...]SemanticsSwitch{
+	{Name: "count-finished-after-kill", Field: "CountFinishedAfterKill",
+		Volcano:   "after a kill that keeps Succeeded/Failed pods, succeeded, failed and taskStatusCount are zeroed",
+		Corrected: "the finished pods a kill leaves alone are still counted",
+		Upstream:  "volcano#4616",
+		field:     func(s *Semantics) *bool { return &s.CountFinishedAfterKill }},
+	{Name: "delays-by-pod-uid", Field: "DelaysByPodUID",
+		Volcano:   "delayed actions are keyed by pod name: a re-created pod's events cancel, or are dropped as duplicates of, the old pod's pending action",
+		Corrected: "delayed actions belong to the pod UID that registered them",
+		Upstream:  "volcano#5507",
+		field:     func(s *Semantics) *bool { return &s.DelaysByPodUID }},
+	{Name: "resume-keeps-retries", Field: "ResumeKeepsRetries",
+		Volcano:   "ResumeJob counts a retry",
+		Corrected: "ResumeJob restarts the job without counting a retry",
+		Upstream:  "volcano#3067",
+		field:     func(s *Semantics) *bool { return &s.ResumeKeepsRetries }},
+	{Name: "abort-while-restarting", Field: "AbortWhileRestarting",
+		Volcano:   "AbortJob in Restarting is a whole-job kill that stays under the restart rule and never aborts",
+		Corrected: "AbortJob in Restarting aborts",
+		field:     func(s *Semantics) *bool { return &s.AbortWhileRestarting }},
+	{Name: "podgroup-requests-current-version", Field: "PodGroupRequestsCurrentVersion",
+		Volcano:   "requests raised by PodGroup phase changes carry job version 0, so after the first kill they are stale and Unknown policies never fire",
+		Corrected: "they carry the job's current version",
+		field:     func(s *Semantics) *bool { return &s.PodGroupRequestsCurrentVersion }},
+	{Name: "leave-finished-jobs", Field: "LeaveFinishedJobs",
+		Volcano:   "every event on a finished or Aborted job is a kill that bumps status.version and writes the status",
+		Corrected: "a finished or Aborted job with no pod left to delete is left alone",
+		field:     func(s *Semantics) *bool { return &s.LeaveFinishedJobs }},
+	{Name: "out-of-sync-counted-once", Field: "OutOfSyncCountedOnce",
+		Volcano:   "a sync counts an out-of-sync pod it deletes twice: by its phase and as terminating",
+		Corrected: "it is counted once, as terminating",
+		field:     func(s *Semantics) *bool { return &s.OutOfSyncCountedOnce }},
+}
+
+// SemanticsSwitches lists the corrections, in the order String names them.
+func SemanticsSwitches() []SemanticsSwitch {
+	out := make([]SemanticsSwitch, len(semanticsSwitches))
+	copy(out, semanticsSwitches[:])
+	return out
+}
+
+// IsVolcano reports whether s decides everything as Volcano does.
+func (s Semantics) IsVolcano() bool { return s == Semantics{} }
+
+// String is "volcano", "corrected", or the names of the corrections that
+// are on, comma-separated: a value ParseSemantics reads back.
+func (s Semantics) String() string {
+	switch s {
+	case Semantics{}:
+		return "volcano"
+	case Corrected():
+		return "corrected"
+	}
+	var names []string
+	for _, c := range semanticsSwitches {
+		if c.Enabled(s) {
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ",")
+}
+
+// ParseSemantics applies value, a comma-separated list of words, to base,
+// word by word: "volcano" turns every correction off, "corrected" turns
+// every one on, a correction's name (see SemanticsSwitches) turns it on and
+// the name after a "-" turns it off. Blanks around words are ignored. An
+// unknown word is an error and leaves base as it was.
+func ParseSemantics(base Semantics, value string) (Semantics, error) {
+	s := base
+	for rest := value; rest != ""; {
+		var word string
+		word, rest, _ = strings.Cut(rest, ",")
+		word = strings.TrimSpace(word)
+		switch word {
+		case "":
+			continue
+		case "volcano":
+			s = Semantics{}
+			continue
+		case "corrected":
+			s = Corrected()
+			continue
+		}
+		name, on := word, true
+		if n, ok := strings.CutPrefix(word, "-"); ok {
+			name, on = n, false
+		}
+		found := false
+		for _, c := range semanticsSwitches {
+			if c.Name == name {
+				*c.field(&s) = on
+				found = true
+				break
+			}
+		}
+		if !found {
+			return base, fmt.Errorf("semantics: unknown word %q (want volcano, corrected or one of %s)", word, switchNames())
+		}
+	}
+	return s, nil
+}
+
+func switchNames() string {
+	names := make([]string, len(semanticsSwitches))
+	for i, c := range semanticsSwitches {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// For is the semantics of job: s, the embedder's choice, with the job's
+// SemanticsAnnotation applied on top (ParseSemantics). An annotation that
+// does not parse is ignored, so a decision never fails on it;
+// ValidateSemanticsAnnotation and policy.Lint report it. A job without the
+// annotation costs one map lookup.
+func (s Semantics) For(job *Job) Semantics {
+	if job == nil {
+		return s
+	}
+	v, ok := job.Annotations[SemanticsAnnotation]
+	if !ok {
+		return s
+	}
+	out, err := ParseSemantics(s, v)
+	if err != nil {
+		return s
+	}
+	return out
+}
+
+// ValidateSemanticsAnnotation checks the job's SemanticsAnnotation. It is
+// not part of ValidateJob: Volcano's admission does not know the key.
+func ValidateSemanticsAnnotation(job *Job) field.ErrorList {
+	if job == nil {
+		return nil
+	}
+	v, ok := job.Annotations[SemanticsAnnotation]
+	if !ok {
+		return nil
+	}
+	if _, err := ParseSemantics(Semantics{}, v); err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("metadata", "annotations").Key(SemanticsAnnotation), v, err.Error())}
+	}
+	return nil
+}

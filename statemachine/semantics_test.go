@@ -1,0 +1,229 @@
+package statemachine_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/statemachine"
+)
+
+// Each correction of vcjob.Semantics against Volcano's behaviour, which the
+// zero Semantics keeps.
+
+func TestCountFinishedAfterKill(t *testing.T) {
+	pods := func() []*corev1.Pod {
+		return []*corev1.Pod{
+			pod("w", 0, corev1.PodSucceeded), pod("w", 1, corev1.PodSucceeded), pod("w", 2, corev1.PodRunning),
+			pod("w", 3, corev1.PodFailed), pod("ps", 0, corev1.PodRunning),
+		}
+	}
+	for _, tc := range []struct {
+		name                   string
+		sem                    vcjob.Semantics
+		kill                   func(ji *vcjob.JobInfo, opts statemachine.PlanOptions) *statemachine.KillPlan
+		succeeded, failed, trm int32
+		tasks                  map[string]vcjob.TaskState
+	}{
+		{name: "volcano: an abort keeps the finished pods and zeroes their counts (volcano#4616)",
+			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
+				return statemachine.PlanKillJobWith(ji, statemachine.RetainSoft, o)
+			},
+			trm: 2, tasks: map[string]vcjob.TaskState{}},
+		{name: "corrected: the abort counts them",
+			sem: vcjob.Semantics{CountFinishedAfterKill: true},
+			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
+				return statemachine.PlanKillJobWith(ji, statemachine.RetainSoft, o)
+			},
+			succeeded: 2, failed: 1, trm: 2,
+			tasks: map[string]vcjob.TaskState{"w": {Phase: map[corev1.PodPhase]int32{corev1.PodSucceeded: 2, corev1.PodFailed: 1}}}},
+		{name: "corrected: a restart that kills every pod has none to count",
+			sem: vcjob.Semantics{CountFinishedAfterKill: true},
+			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
+				return statemachine.PlanKillJobWith(ji, statemachine.RetainNone, o)
+			},
+			trm: 5, tasks: map[string]vcjob.TaskState{}},
+		{name: "volcano: a targeted kill counts only its target",
+			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
+				return statemachine.PlanKillTargetWith(ji, vcjob.Target{Level: vcjob.TaskLevel, TaskName: "ps"}, o)
+			},
+			trm: 1, tasks: map[string]vcjob.TaskState{}},
+		{name: "corrected: a targeted kill counts the finished pods outside it",
+			sem: vcjob.Semantics{CountFinishedAfterKill: true},
+			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
+				return statemachine.PlanKillTargetWith(ji, vcjob.Target{Level: vcjob.TaskLevel, TaskName: "ps"}, o)
+			},
+			succeeded: 2, failed: 1, trm: 1,
+			tasks: map[string]vcjob.TaskState{"w": {Phase: map[corev1.PodPhase]int32{corev1.PodSucceeded: 2, corev1.PodFailed: 1}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ji := fixture(t, vcjob.Running, pods()...)
+			out := tc.kill(ji, statemachine.PlanOptions{Semantics: tc.sem}).Complete(nil, statemachine.UpdateAbort.Func(ji.Job), now)
+			require.NoError(t, out.Err)
+			assert.Equal(t, tc.succeeded, out.Status.Succeeded)
+			assert.Equal(t, tc.failed, out.Status.Failed)
+			assert.Equal(t, tc.trm, out.Status.Terminating)
+			assert.Equal(t, int32(0), out.Status.Running)
+			assert.Equal(t, tc.tasks, out.Status.TaskStatusCount)
+		})
+	}
+}
+
+func TestOutOfSyncCountedOnce(t *testing.T) {
+	for _, recount := range []bool{false, true} {
+		for _, tc := range []struct {
+			sem              vcjob.Semantics
+			running, failed  int32
+			wTask            map[corev1.PodPhase]int32
+			name             string
+			terminatingAfter int32
+		}{
+			{name: "volcano: the out-of-sync pods count by phase and as terminating", running: 4, failed: 1, terminatingAfter: 2,
+				wTask: map[corev1.PodPhase]int32{corev1.PodRunning: 3, corev1.PodFailed: 1}},
+			{name: "corrected: only as terminating", sem: vcjob.Semantics{OutOfSyncCountedOnce: true}, running: 3, terminatingAfter: 2,
+				wTask: map[corev1.PodPhase]int32{corev1.PodRunning: 2}},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				ji := fixture(t, vcjob.Running,
+					pod("w", 0, corev1.PodRunning), pod("w", 1, corev1.PodRunning, outOfSync), pod("w", 2, corev1.PodRunning),
+					pod("w", 3, corev1.PodFailed, outOfSync), pod("ps", 0, corev1.PodRunning))
+				p := statemachine.PlanSyncWith(ji, statemachine.PodGroupState{Exists: true, Phase: podgroup.PhaseRunning}, now,
+					statemachine.PlanOptions{Semantics: tc.sem, Recount: recount})
+				assert.Equal(t, []string{"j-w-1", "j-w-3"}, names(p.Delete))
+				out := p.Complete(nil, nil, now)
+				require.NoError(t, out.Err)
+				assert.Equal(t, tc.running, out.Status.Running, "recount %v", recount)
+				assert.Equal(t, tc.failed, out.Status.Failed, "recount %v", recount)
+				assert.Equal(t, tc.terminatingAfter, out.Status.Terminating)
+				assert.Equal(t, tc.wTask, out.Status.TaskStatusCount["w"].Phase)
+			})
+		}
+	}
+}
+
+func TestLookupWith(t *testing.T) {
+	for _, tc := range []struct {
+		state  statemachine.State
+		action vcjob.Action
+		sem    vcjob.Semantics
+		update statemachine.UpdateRule
+		retain statemachine.Retain
+		to     []vcjob.JobPhase
+	}{
+		// ResumeJob counts a retry in Volcano (volcano#3067).
+		{statemachine.StateAborted, vcjob.ResumeJobAction, vcjob.Semantics{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborted, vcjob.ResumeJobAction, vcjob.Semantics{ResumeKeepsRetries: true}, statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborting, vcjob.ResumeJobAction, vcjob.Semantics{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborting, vcjob.ResumeJobAction, vcjob.Semantics{ResumeKeepsRetries: true}, statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		// AbortJob in Restarting does not abort in Volcano.
+		{statemachine.StateRestarting, vcjob.AbortJobAction, vcjob.Semantics{}, statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
+		{statemachine.StateRestarting, vcjob.AbortJobAction, vcjob.Semantics{AbortWhileRestarting: true}, statemachine.UpdateAbort, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Aborting}},
+		// Other actions keep their rows.
+		{statemachine.StateRestarting, vcjob.TerminateJobAction, vcjob.Corrected(), statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
+		{statemachine.StateRunning, vcjob.ResumeJobAction, vcjob.Corrected(), statemachine.UpdateRunningSync, "", []vcjob.JobPhase{vcjob.Completed, vcjob.Failed, vcjob.Pending}},
+	} {
+		tr := statemachine.LookupWith(tc.state, tc.action, tc.sem)
+		assert.Equal(t, tc.update, tr.Update, "%s %s %s", tc.state, tc.action, tc.sem)
+		assert.Equal(t, tc.retain, tr.Retain, "%s %s %s", tc.state, tc.action, tc.sem)
+		assert.Equal(t, tc.to, tr.To, "%s %s %s", tc.state, tc.action, tc.sem)
+	}
+	s := vcjob.JobStatus{RetryCount: 2, State: vcjob.JobState{Phase: vcjob.Aborted}}
+	assert.True(t, statemachine.UpdateResume.Func(nil)(&s))
+	assert.Equal(t, vcjob.JobStatus{RetryCount: 2, State: vcjob.JobState{Phase: vcjob.Restarting}}, s)
+}
+
+// calls records which calls Execute made.
+type calls []statemachine.Call
+
+func (c *calls) SyncJob(*vcjob.JobInfo, statemachine.UpdateStatusFunc) error {
+	*c = append(*c, statemachine.CallSyncJob)
+	return nil
+}
+
+func (c *calls) KillJob(*vcjob.JobInfo, statemachine.Retain, statemachine.UpdateStatusFunc) error {
+	*c = append(*c, statemachine.CallKillJob)
+	return nil
+}
+
+func (c *calls) KillTarget(*vcjob.JobInfo, vcjob.Target, statemachine.UpdateStatusFunc) error {
+	*c = append(*c, statemachine.CallKillTarget)
+	return nil
+}
+
+func TestLeaveFinishedJobs(t *testing.T) {
+	leave := vcjob.Semantics{LeaveFinishedJobs: true}
+	done := []*corev1.Pod{pod("w", 0, corev1.PodSucceeded), pod("w", 1, corev1.PodFailed), pod("ps", 0, corev1.PodSucceeded, terminating)}
+	for _, tc := range []struct {
+		name   string
+		phase  vcjob.JobPhase
+		action vcjob.Action
+		sem    vcjob.Semantics
+		pods   []*corev1.Pod
+		want   statemachine.Call
+	}{
+		{"volcano kills a finished job again", vcjob.Completed, vcjob.SyncJobAction, vcjob.Semantics{}, done, statemachine.CallKillJob},
+		{"corrected leaves it alone", vcjob.Completed, vcjob.SyncJobAction, leave, done, statemachine.CallNone},
+		{"also a command", vcjob.Failed, vcjob.RestartJobAction, leave, done, statemachine.CallNone},
+		{"also Terminated", vcjob.Terminated, vcjob.SyncJobAction, leave, done, statemachine.CallNone},
+		{"also Aborted", vcjob.Aborted, vcjob.SyncJobAction, leave, done, statemachine.CallNone},
+		{"but ResumeJob resumes an Aborted job", vcjob.Aborted, vcjob.ResumeJobAction, leave, done, statemachine.CallKillJob},
+		{"a pod left to delete is killed", vcjob.Completed, vcjob.SyncJobAction, leave, append(done, pod("w", 2, corev1.PodRunning)), statemachine.CallKillJob},
+		{"a running job is not finished", vcjob.Running, vcjob.SyncJobAction, leave, done, statemachine.CallSyncJob},
+		{"Aborting finishes its kill", vcjob.Aborting, vcjob.SyncJobAction, leave, done, statemachine.CallKillJob},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ji := fixture(t, tc.phase, tc.pods...)
+			var c calls
+			tr, err := statemachine.ExecuteWith(&c, ji, tc.action, vcjob.Target{}, statemachine.Options{Semantics: tc.sem})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, tr.Call)
+			if tc.want == statemachine.CallNone {
+				assert.Empty(t, c, "no call made")
+			} else {
+				assert.Equal(t, calls{tc.want}, c)
+			}
+		})
+	}
+}
+
+func TestExecuteReadsTheJobsAnnotation(t *testing.T) {
+	ji := fixture(t, vcjob.Restarting)
+	var c calls
+	tr, err := statemachine.Execute(&c, ji, vcjob.AbortJobAction, vcjob.Target{})
+	require.NoError(t, err)
+	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "Volcano's without the annotation")
+
+	job := ji.Job.DeepCopy()
+	job.Annotations = map[string]string{vcjob.SemanticsAnnotation: "abort-while-restarting"}
+	ji.SetJob(job)
+	tr, err = statemachine.Execute(&c, ji, vcjob.AbortJobAction, vcjob.Target{})
+	require.NoError(t, err)
+	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
+	tr, err = statemachine.ExecuteWith(&c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
+	require.NoError(t, err)
+	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
+	job = job.DeepCopy()
+	job.Annotations[vcjob.SemanticsAnnotation] = "volcano"
+	ji.SetJob(job)
+	tr, err = statemachine.ExecuteWith(&c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
+	require.NoError(t, err)
+	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "the job asks for Volcano's over the embedder's")
+}
+
+func TestAppliedExtensionsFor(t *testing.T) {
+	a := &statemachine.Applied{Extensions: &vcjob.Extensions{Disruptions: &vcjob.DisruptionRule{}}}
+	job := fixture(t, vcjob.Running).Job.DeepCopy()
+	assert.Same(t, a.Extensions, a.ExtensionsFor(job), "no annotation: the embedder's")
+	job.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "deadline: {after: 1h}"}
+	first := a.ExtensionsFor(job)
+	require.NotNil(t, first)
+	assert.NotNil(t, first.Deadline)
+	assert.Nil(t, first.Disruptions, "the job's own document replaces the embedder's")
+	assert.Same(t, first, a.ExtensionsFor(job.DeepCopy()), "decoded once")
+	job.Annotations[vcjob.ExtensionsAnnotation] = "bogus: 1"
+	assert.Nil(t, a.ExtensionsFor(job), "a document that does not decode gives none")
+}
