@@ -83,6 +83,8 @@ func run(o options) error {
 	}
 	cfg.QPS, cfg.Burst = float32(o.qps), o.burst
 	cfg.UserAgent = "vcjob-controller"
+	metrics := controller.NewMetrics()
+	cfg.Wrap(controller.CountRequests(metrics))
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
@@ -92,7 +94,6 @@ func run(o options) error {
 		return err
 	}
 
-	metrics := controller.NewMetrics()
 	var leading atomic.Bool
 	metrics.Gauge("vcjob_controller_leader", func() float64 {
 		if leading.Load() {

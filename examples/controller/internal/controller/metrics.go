@@ -61,6 +61,7 @@ func NewMetrics() *Metrics {
 			MetricDeleteRetries:   "Retries of pod deletes that had failed, by outcome.",
 			MetricCommands:        "Commands taken (deleted and turned into a request), by action.",
 			MetricInvalidJobs:     "Jobs refused because they fail validation.",
+			MetricAPIRequests:     "HTTP requests sent to the API server, by verb, resource and response code.",
 		}}
 	return m
 }
