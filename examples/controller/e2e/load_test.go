@@ -165,7 +165,7 @@ func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
 		done = map[string]bool{}
 		counts := map[vcjob.JobPhase]int{}
 		for i := range list.Items {
-			j, err := controller.JobFromUnstructured(&list.Items[i])
+			j, err := jobFromUnstructured(&list.Items[i])
 			if err != nil {
 				t.Fatal(err)
 			}

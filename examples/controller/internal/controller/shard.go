@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"k8s.io/client-go/util/workqueue"
@@ -57,7 +58,8 @@ func newShard(id int, c *Controller) *shard {
 	}
 	return &shard{
 		id: id, c: c,
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[item]{}),
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[item]{
+			Name: fmt.Sprintf("jobs-%d", id), MetricsProvider: c.metrics.WorkqueueMetrics()}),
 		step: &worker.Step{Jobs: c.jobs, Delays: delay.New(), Cluster: &statemachine.Applied{
 			Applier: c.applier, Plugins: c.plugins, Priorities: c.priority,
 		}},
