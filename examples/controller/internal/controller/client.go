@@ -65,6 +65,7 @@ type Volcano interface {
 // registration (JSON: custom resources have no protobuf).
 type VolcanoClient struct {
 	batch, scheduling, bus rest.Interface
+	params                 runtime.ParameterCodec
 }
 
 var _ Volcano = (*VolcanoClient)(nil)
@@ -81,6 +82,7 @@ func NewVolcanoForConfig(cfg *rest.Config) (*VolcanoClient, error) {
 		return nil, err
 	}
 	codecs := serializer.NewCodecFactory(scheme)
+	out := &VolcanoClient{params: runtime.NewParameterCodec(scheme)}
 	base := rest.CopyConfig(cfg)
 	if base.UserAgent == "" {
 		base.UserAgent = rest.DefaultKubernetesUserAgent()
@@ -104,7 +106,6 @@ func NewVolcanoForConfig(cfg *rest.Config) (*VolcanoClient, error) {
 		c.GroupVersion = &gv
 		return rest.RESTClientForConfigAndClient(c, httpClient)
 	}
-	out := &VolcanoClient{}
 	for _, x := range []struct {
 		gv   schema.GroupVersion
 		into *rest.Interface
@@ -116,27 +117,21 @@ func NewVolcanoForConfig(cfg *rest.Config) (*VolcanoClient, error) {
 	return out, nil
 }
 
-var parameterCodec = runtime.NewParameterCodec(func() *runtime.Scheme {
-	s := runtime.NewScheme()
-	metav1.AddToGroupVersion(s, schema.GroupVersion{Version: "v1"})
-	return s
-}())
-
 // Jobs implements Volcano.
 func (c *VolcanoClient) Jobs(namespace string) Resource[*vcjob.Job, *vcjob.JobList] {
-	return gentype.NewClientWithList[*vcjob.Job, *vcjob.JobList]("jobs", c.batch, parameterCodec, namespace,
+	return gentype.NewClientWithList[*vcjob.Job, *vcjob.JobList]("jobs", c.batch, c.params, namespace,
 		func() *vcjob.Job { return &vcjob.Job{} }, func() *vcjob.JobList { return &vcjob.JobList{} })
 }
 
 // PodGroups implements Volcano.
 func (c *VolcanoClient) PodGroups(namespace string) Resource[*podgroup.PodGroup, *podgroup.PodGroupList] {
-	return gentype.NewClientWithList[*podgroup.PodGroup, *podgroup.PodGroupList]("podgroups", c.scheduling, parameterCodec, namespace,
+	return gentype.NewClientWithList[*podgroup.PodGroup, *podgroup.PodGroupList]("podgroups", c.scheduling, c.params, namespace,
 		func() *podgroup.PodGroup { return &podgroup.PodGroup{} }, func() *podgroup.PodGroupList { return &podgroup.PodGroupList{} })
 }
 
 // Commands implements Volcano.
 func (c *VolcanoClient) Commands(namespace string) Resource[*vcjob.Command, *vcjob.CommandList] {
-	return gentype.NewClientWithList[*vcjob.Command, *vcjob.CommandList]("commands", c.bus, parameterCodec, namespace,
+	return gentype.NewClientWithList[*vcjob.Command, *vcjob.CommandList]("commands", c.bus, c.params, namespace,
 		func() *vcjob.Command { return &vcjob.Command{} }, func() *vcjob.CommandList { return &vcjob.CommandList{} })
 }
 
