@@ -36,9 +36,9 @@ var (
 	// holds the suite's files.
 	controllerConfig *rest.Config
 	workDir          string
-	controllerBin  string
-	artifacts      string
-	sim            *cluster
+	controllerBin    string
+	artifacts        string
+	sim              *cluster
 )
 
 func TestMain(m *testing.M) {
