@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -389,6 +390,16 @@ func (a *Applier) deletePod(pod *corev1.Pod) error {
 // SyncJob writes twice with the same job (the initial Pending status, then
 // the counts), and the second write must not conflict with the first.
 func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+	// A status equal to the one the job already has is not sent: the API
+	// server would change nothing (no new resourceVersion, no event), and
+	// every event of a finished job is a kill that writes its unchanged
+	// status again. The job's status is the cache's, which holds at least
+	// this controller's own last write (StatusWritten), and only this
+	// controller writes job status.
+	if equality.Semantic.DeepEqual(&job.Status, status) {
+		a.Metrics.Inc(MetricStatusWritesSkipped)
+		return nil
+	}
 	// The encoder only reads: a shallow copy with the new status will do,
 	// rather than a copy of the whole job, templates and all.
 	next := *job

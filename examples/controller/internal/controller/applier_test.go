@@ -768,3 +768,29 @@ func TestInvalidJobIsAdmittedOnceFixed(t *testing.T) {
 		t.Errorf("queued %+v, want the job's request", it.Req)
 	}
 }
+
+// A status equal to the job's own is not sent (the API server would change
+// nothing); a different one is.
+func TestUnchangedStatusIsNotWritten(t *testing.T) {
+	job := newJob(t, vcjob.Completed)
+	f := newFixture(t, job)
+	f.vc.ClearActions()
+	same := job.Status.DeepCopy()
+	if err := f.c.applier.UpdateStatus(job, same); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.vc.Actions()); n != 0 {
+		t.Errorf("%d requests for an unchanged status, want none", n)
+	}
+	if got := f.c.metrics.Get(MetricStatusWritesSkipped); got != 1 {
+		t.Errorf("skipped writes = %v, want 1", got)
+	}
+	changed := job.Status.DeepCopy()
+	changed.Succeeded = 2
+	if err := f.c.applier.UpdateStatus(job, changed); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.writes()); n != 1 {
+		t.Errorf("%d status writes for a changed status, want 1", n)
+	}
+}

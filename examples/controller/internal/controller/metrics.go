@@ -41,23 +41,26 @@ type counter struct {
 
 // The counter names.
 const (
-	MetricRequests         = "vcjob_controller_requests_total"
-	MetricErrors           = "vcjob_controller_request_errors_total"
-	MetricRequeues         = "vcjob_controller_requeues_total"
-	MetricGiveUps          = "vcjob_controller_given_up_total"
-	MetricPodsCreated      = "vcjob_controller_pods_created_total"
-	MetricPodsDeleted      = "vcjob_controller_pods_deleted_total"
-	MetricDelayRegistered  = "vcjob_controller_delayed_actions_registered_total"
-	MetricDelayFired       = "vcjob_controller_delayed_actions_fired_total"
-	MetricDelayCancelled   = "vcjob_controller_delayed_actions_cancelled_total"
-	MetricStatusWrites     = "vcjob_controller_status_writes_total"
-	MetricInformerEvents   = "vcjob_controller_informer_events_total"
-	MetricDeleteRetries    = "vcjob_controller_pod_delete_retries_total"
-	MetricCommands         = "vcjob_controller_commands_total"
-	MetricInvalidJobs      = "vcjob_controller_invalid_jobs_total"
-	MetricProcessCPU       = "process_cpu_seconds_total"
-	MetricProcessUserCPU   = "process_cpu_user_seconds_total"
-	MetricProcessSystemCPU = "process_cpu_system_seconds_total"
+	MetricRequests        = "vcjob_controller_requests_total"
+	MetricErrors          = "vcjob_controller_request_errors_total"
+	MetricRequeues        = "vcjob_controller_requeues_total"
+	MetricGiveUps         = "vcjob_controller_given_up_total"
+	MetricPodsCreated     = "vcjob_controller_pods_created_total"
+	MetricPodsDeleted     = "vcjob_controller_pods_deleted_total"
+	MetricDelayRegistered = "vcjob_controller_delayed_actions_registered_total"
+	MetricDelayFired      = "vcjob_controller_delayed_actions_fired_total"
+	MetricDelayCancelled  = "vcjob_controller_delayed_actions_cancelled_total"
+	MetricStatusWrites    = "vcjob_controller_status_writes_total"
+	// MetricStatusWritesSkipped counts status writes not sent because the
+	// job already had that status.
+	MetricStatusWritesSkipped = "vcjob_controller_status_writes_skipped_total"
+	MetricInformerEvents      = "vcjob_controller_informer_events_total"
+	MetricDeleteRetries       = "vcjob_controller_pod_delete_retries_total"
+	MetricCommands            = "vcjob_controller_commands_total"
+	MetricInvalidJobs         = "vcjob_controller_invalid_jobs_total"
+	MetricProcessCPU          = "process_cpu_seconds_total"
+	MetricProcessUserCPU      = "process_cpu_user_seconds_total"
+	MetricProcessSystemCPU    = "process_cpu_system_seconds_total"
 )
 
 // counterDefs are the counters every scrape shows (at 0 until counted),
@@ -76,6 +79,7 @@ var counterDefs = []struct {
 	{MetricDelayFired, "Delayed actions that came due and ran.", []string{"action"}},
 	{MetricDelayCancelled, "Delayed actions cancelled (by a pod event, a same-level action or the job's deletion).", nil},
 	{MetricStatusWrites, "Job status writes that succeeded.", nil},
+	{MetricStatusWritesSkipped, "Job status writes not sent because the job already had that status.", nil},
 	{MetricInformerEvents, "Informer notifications handled, by kind and type.", []string{"kind", "type"}},
 	{MetricDeleteRetries, "Retries of pod deletes that had failed, by outcome.", []string{"outcome"}},
 	{MetricCommands, "Commands taken (deleted and turned into a request), by action.", []string{"action"}},
