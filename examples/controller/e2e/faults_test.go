@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -110,7 +111,7 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		Rewrite:       func(pr *httputil.ProxyRequest) { pr.SetURL(p.target); pr.Out.Host = p.target.Host },
 		Transport:     p.rt,
 		FlushInterval: -1,
-		ErrorLog:      nil,
+		ErrorLog:      log.New(io.Discard, "", 0), // cut watches are expected
 	}
 	if !p.enabled.Load() {
 		rp.ServeHTTP(w, r)
@@ -120,10 +121,12 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		cut := 2*time.Second + time.Duration(p.roll()*float64(4*time.Second))
 		ctx, cancel := context.WithTimeout(r.Context(), cut)
 		defer cancel()
+		defer func() { // also when the proxy aborts the cut stream
+			if ctx.Err() == context.DeadlineExceeded {
+				p.injected["watch-cut"].Add(1)
+			}
+		}()
 		rp.ServeHTTP(w, r.WithContext(ctx))
-		if ctx.Err() == context.DeadlineExceeded {
-			p.injected["watch-cut"].Add(1)
-		}
 		return
 	}
 	mutating := r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch || r.Method == http.MethodDelete
@@ -296,12 +299,12 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt float64) (map
 		kc = p.kubeconfig(t)
 	}
 	args := []string{"--workers=4", "--kube-api-qps=200", "--kube-api-burst=400", "-v=1"}
-	ctrl := startControllerWith(t, "ctrl", kc, args...)
-	time.Sleep(time.Second)
 	if p != nil {
-		p.enabled.Store(true)
+		p.enabled.Store(true) // the informers' first lists and watches meet faults too
 		defer p.enabled.Store(false)
 	}
+	ctrl := startControllerWith(t, "ctrl", kc, args...)
+	time.Sleep(time.Second)
 	sim.setMode(ns, mode{Admit: true, Bind: true, Start: true, Complete: true})
 	for i := 0; i < shape.jobs; i++ {
 		if _, err := createJobE(ns, loadJob(fmt.Sprintf("load-%03d", i), shape.pods)); err != nil {

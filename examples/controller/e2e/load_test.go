@@ -115,6 +115,9 @@ func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
 	jobs, pods := shape.jobs, shape.pods
 	ns := newNamespace(t, "load")
 	args := []string{"--workers=4", "--kube-api-qps=" + qps, "--kube-api-burst=400", "-v=0"}
+	if v := os.Getenv("E2E_LOAD_V"); v != "" {
+		args = append(args, "-v="+v) // the controller's log level (0 by default)
+	}
 	if d := os.Getenv("E2E_LOAD_SYNC_DELAY"); d != "" {
 		args = append(args, "--sync-delay="+d)
 	}

@@ -196,9 +196,9 @@ func (s *shard) record(rec worker.Record) {
 	}
 	if rec.Registered != nil || rec.Fired != nil || len(rec.Cancelled) > 0 || rec.PhaseBefore != rec.PhaseAfter || rec.Err != nil {
 		klog.V(1).InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
-			"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted))
+			"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted), "statusWritten", rec.Effects.StatusWritten)
 		return
 	}
 	klog.V(3).InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
-		"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted))
+		"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted), "statusWritten", rec.Effects.StatusWritten)
 }
