@@ -34,7 +34,6 @@ type options struct {
 	kubeconfig     string
 	workers        int
 	maxRequeue     int
-	syncDelay      time.Duration
 	leaderElect    bool
 	leaseNamespace string
 	leaseName      string
@@ -53,7 +52,6 @@ func main() {
 	flag.StringVar(&o.kubeconfig, "kubeconfig", "", "Path to a kubeconfig; empty uses $KUBECONFIG's default loading rules, then the in-cluster config.")
 	flag.IntVar(&o.workers, "workers", 3, "Job workers; every request of one job goes to the same worker (Volcano's default is 3).")
 	flag.IntVar(&o.maxRequeue, "max-requeue", 15, "Requeues of a failed request before its job is terminated; -1 never gives up (Volcano's --max-requeue-num, default 15).")
-	flag.DurationVar(&o.syncDelay, "sync-delay", 0, "Hold each request this long before processing it (0: at once, as Volcano), so a burst of pod events is synced and written once; decisions do not change.")
 	flag.BoolVar(&o.leaderElect, "leader-elect", false, "Run only while holding a coordination.k8s.io Lease, so several replicas can run.")
 	flag.StringVar(&o.leaseNamespace, "leader-elect-namespace", "default", "Namespace of the leader-election Lease.")
 	flag.StringVar(&o.leaseName, "leader-elect-name", "vcjob-controller", "Name of the leader-election Lease.")
@@ -138,7 +136,7 @@ func run(o options) error {
 	runController := func(ctx context.Context) error {
 		leading.Store(true)
 		defer leading.Store(false)
-		c, err := controller.New(controller.Config{Kube: kube, Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, SyncDelay: o.syncDelay, Metrics: metrics})
+		c, err := controller.New(controller.Config{Kube: kube, Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics})
 		if err != nil {
 			return err
 		}

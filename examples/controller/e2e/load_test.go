@@ -118,9 +118,6 @@ func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
 	if v := os.Getenv("E2E_LOAD_V"); v != "" {
 		args = append(args, "-v="+v) // the controller's log level (0 by default)
 	}
-	if d := os.Getenv("E2E_LOAD_SYNC_DELAY"); d != "" {
-		args = append(args, "--sync-delay="+d)
-	}
 	profile := os.Getenv("E2E_LOAD_PROFILE") // a file to write a 20 s CPU profile of the controller to
 	if profile != "" {
 		args = append(args, "--pprof")

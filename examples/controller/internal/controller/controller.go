@@ -50,14 +50,6 @@ type Config struct {
 	// GCInterval is how often deleted jobs' infos are dropped from the
 	// cache (30 s when zero).
 	GCInterval time.Duration
-	// SyncDelay holds every request of a job this long before its worker
-	// takes it (0: at once, as Volcano). Pod events come in bursts; a sync
-	// that runs a little later sees the whole burst and writes the status
-	// once, and the requests after it find nothing left to write. Requests
-	// keep their order (all wait the same), identical ones waiting together
-	// collapse, and no decision changes: each request is resolved and
-	// executed as before, on a cache that is at most SyncDelay later.
-	SyncDelay time.Duration
 }
 
 // Controller is a Volcano Job controller: informers feed vcjob's cache,
@@ -241,12 +233,7 @@ func (c *Controller) shardOf(namespace, job string) *shard {
 }
 
 func (c *Controller) enqueue(req vcjob.Request) {
-	q := c.shardOf(req.Namespace, req.JobName).queue
-	if c.cfg.SyncDelay > 0 {
-		q.AddAfter(item{Kind: kindRequest, Req: req}, c.cfg.SyncDelay)
-		return
-	}
-	q.Add(item{Kind: kindRequest, Req: req})
+	c.shardOf(req.Namespace, req.JobName).queue.Add(item{Kind: kindRequest, Req: req})
 }
 
 // priority is the PodGroup's priority lookup: the PriorityClass lister.
