@@ -290,8 +290,10 @@ func (r *faultRecord) check() []string {
 
 // faultRun drives TestLoad's workload in a fresh namespace, with the
 // controller behind the proxy when p is not nil, killed with SIGKILL and
-// started again once killAt of the pods have been created.
-func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt float64) (map[string]*vcjob.Job, []string, float64) {
+// started again once killAt of the pods have been created, and
+// kube-apiserver restarted (etcd keeps its data) once restartAt of them
+// have.
+func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt float64) (map[string]*vcjob.Job, []string, float64) {
 	ns := newNamespace(t, "fault")
 	rec := recordFaults(t, ns)
 	kc := kubeconfigPath
@@ -326,6 +328,25 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt float64) (map
 		t.Logf("FAULTS controller SIGKILLed after %d pods created; starting another", want)
 		ctrl = startControllerWith(t, "ctrl-2", kc, args...)
 	}
+	if restartAt > 0 {
+		want := int(restartAt * float64(shape.jobs*shape.pods))
+		eventually(t, 5*time.Minute, "pods created before the API server restart", func() (bool, string) {
+			rec.mu.Lock()
+			n := len(rec.podAdds)
+			rec.mu.Unlock()
+			return n >= want, fmt.Sprintf("%d of %d", n, want)
+		})
+		start := time.Now()
+		if err := apiServer.Stop(); err != nil {
+			// Open watches can hold a graceful stop past its timeout;
+			// the process is then SIGKILLed, a harder restart still.
+			t.Logf("FAULTS stopping kube-apiserver: %v", err)
+		}
+		if err := apiServer.Start(); err != nil {
+			t.Fatalf("starting kube-apiserver again: %v", err)
+		}
+		t.Logf("FAULTS kube-apiserver restarted (etcd kept) after %d pods created, down %s", want, time.Since(start).Round(time.Millisecond))
+	}
 	eventually(t, 8*time.Minute, "every job in a terminal phase", func() (bool, string) {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
@@ -350,8 +371,8 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt float64) (map
 
 // TestFaults runs TestLoad's workload twice, fault-free and then with the
 // controller behind the fault-injecting proxy (seeded; E2E_FAULT_SEED,
-// E2E_FAULT_SHARE of mutating requests, default 0.1) and SIGKILLed once
-// mid-run, and checks that every job ends in the same phase with the same
+// E2E_FAULT_SHARE of mutating requests, default 0.1), SIGKILLed once
+// mid-run and kube-apiserver restarted later, and checks that every job ends in the same phase with the same
 // retryCount, no request was given up, and the watch logs show no
 // violation.
 func TestFaults(t *testing.T) {
@@ -361,12 +382,25 @@ func TestFaults(t *testing.T) {
 	if v, err := strconv.ParseFloat(os.Getenv("E2E_FAULT_SHARE"), 64); err == nil && v >= 0 && v < 1 {
 		share = v
 	}
-	clean, cleanViolations, _ := faultRun(t, shape, nil, 0)
-	if len(cleanViolations) > 0 {
-		t.Fatalf("fault-free run: %v", cleanViolations)
-	}
+	// Each run in a subtest of its own, so its namespace is gone before the
+	// next starts (the controllers watch every namespace).
+	var clean, faulty map[string]*vcjob.Job
+	var violations []string
+	var givenUp float64
+	t.Run("fault-free", func(t *testing.T) {
+		var v []string
+		clean, v, _ = faultRun(t, shape, nil, 0, 0)
+		if len(v) > 0 {
+			t.Fatalf("fault-free run: %v", v)
+		}
+	})
 	p := newFaultProxy(t, seed, share)
-	faulty, violations, givenUp := faultRun(t, shape, p, 0.4)
+	t.Run("faults", func(t *testing.T) {
+		faulty, violations, givenUp = faultRun(t, shape, p, 0.4, 0.7)
+	})
+	if clean == nil || faulty == nil {
+		t.Fatal("a run did not finish")
+	}
 
 	names := make([]string, 0, len(clean))
 	for n := range clean {
@@ -391,7 +425,7 @@ func TestFaults(t *testing.T) {
 	for _, k := range append([]string{"watch-cut"}, faultKinds...) {
 		injected = append(injected, fmt.Sprintf("%s %d", k, p.injected[k].Load()))
 	}
-	t.Logf("FAULTS seed %d, share %.2f of mutating requests, %dx%d, controller SIGKILLed once: injected %v", seed, share, shape.jobs, shape.pods, injected)
+	t.Logf("FAULTS seed %d, share %.2f of mutating requests, %dx%d, controller SIGKILLed once, kube-apiserver restarted once: injected %v", seed, share, shape.jobs, shape.pods, injected)
 	t.Logf("FAULTS jobs checked %d, violations %d", len(names), len(violations))
 	for _, v := range violations {
 		t.Error(v)

@@ -36,6 +36,7 @@ var (
 	// holds the suite's files.
 	controllerConfig *rest.Config
 	workDir          string
+	apiServer        *envtest.APIServer
 	controllerBin    string
 	artifacts        string
 	sim              *cluster
@@ -90,6 +91,17 @@ func run(m *testing.M) int {
 		CRDDirectoryPaths:     []string{"../config/crd"},
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: assets,
+		// A stop waits this long for kube-apiserver (open watches hold
+		// it), then kills it: TestFaults restarts it mid-run.
+		ControlPlaneStopTimeout: 5 * time.Second,
+	}
+	// A fixed certificate directory lets TestFaults restart the API server
+	// with the same serving certificate, so every client keeps working.
+	apiServer = env.ControlPlane.GetAPIServer()
+	apiServer.CertDir = filepath.Join(work, "apiserver")
+	if err := os.MkdirAll(apiServer.CertDir, 0o700); err != nil {
+		fmt.Println(err)
+		return 1
 	}
 	restConfig, err = env.Start()
 	if err != nil {
