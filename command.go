@@ -8,7 +8,8 @@ import (
 // creating a Command (vcctl job suspend/resume does so).
 const (
 	BusGroupName  = "bus.volcano.sh"
-	BusAPIVersion = BusGroupName + "/v1alpha1"
+	BusVersion    = "v1alpha1"
+	BusAPIVersion = BusGroupName + "/" + BusVersion
 	CommandKind   = "Command"
 )
 
@@ -24,4 +25,14 @@ type Command struct {
 	TargetObject *metav1.OwnerReference `json:"target,omitempty"`
 	Reason       string                 `json:"reason,omitempty"`
 	Message      string                 `json:"message,omitempty"`
+}
+
+// CommandList is a list of Commands.
+//
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+type CommandList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []Command `json:"items"`
 }

@@ -1,5 +1,7 @@
 // Package vcjob holds the batch.volcano.sh/v1alpha1 Job API and the plain
-// values the rest of the library acts on: the job types with DeepCopy,
+// values the rest of the library acts on: the job types with DeepCopy and
+// their scheme registration (AddToScheme: Job, CronJob and Command with
+// their lists, for client-go's and controller-runtime's typed clients),
 // events and actions, the well-known label and annotation keys, strict
 // manifest decoding, the webhook's defaults, the request a controller
 // works on, and the job info (a job with its pods grouped by task and

@@ -64,6 +64,8 @@ func Corrected() Semantics {
 	return s
 }
 
+// +k8s:deepcopy-gen=false
+
 // SemanticsSwitch describes one correction: its name in the annotation,
 // the field it sets, what Volcano does, what the correction does, and the
 // upstream report where there is one.

@@ -1,7 +1,8 @@
 // Package podgroup owns the PodGroup Volcano's scheduler gangs a job's pods
 // by: its name (and the legacy name still looked up), a plain mirror of the
-// scheduling.volcano.sh/v1beta1 PodGroup, and, as pure functions of the job,
-// the spec the controller wants it to have (SPEC §8):
+// scheduling.volcano.sh/v1beta1 PodGroup (with PodGroupList and
+// AddToScheme, for typed clients and informers), and, as pure functions of
+// the job, the spec the controller wants it to have (SPEC §8):
 //
 //   - Desired: the PodGroup to create: minMember, minTaskMember, queue,
 //     priorityClassName, networkTopology, one subGroupPolicy per partitioned

@@ -38,6 +38,14 @@ type PodGroup struct {
 	Status Status `json:"status,omitempty"`
 }
 
+// PodGroupList is a list of PodGroups.
+type PodGroupList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+
+	Items []PodGroup `json:"items"`
+}
+
 // Spec is the PodGroup's spec (Volcano's PodGroupSpec).
 type Spec struct {
 	// MinMember is how many pods must be schedulable before any is bound.
@@ -93,6 +101,36 @@ func (in *PodGroup) DeepCopy() *PodGroup {
 
 // DeepCopyObject makes PodGroup a runtime.Object.
 func (in *PodGroup) DeepCopyObject() runtime.Object {
+	if c := in.DeepCopy(); c != nil {
+		return c
+	}
+	return nil
+}
+
+// DeepCopyInto copies in into out; out shares no memory with in.
+func (in *PodGroupList) DeepCopyInto(out *PodGroupList) {
+	*out = *in
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	if in.Items != nil {
+		out.Items = make([]PodGroup, len(in.Items))
+		for i := range in.Items {
+			in.Items[i].DeepCopyInto(&out.Items[i])
+		}
+	}
+}
+
+// DeepCopy returns a copy of in that shares no memory with it.
+func (in *PodGroupList) DeepCopy() *PodGroupList {
+	if in == nil {
+		return nil
+	}
+	out := new(PodGroupList)
+	in.DeepCopyInto(out)
+	return out
+}
+
+// DeepCopyObject makes PodGroupList a runtime.Object.
+func (in *PodGroupList) DeepCopyObject() runtime.Object {
 	if c := in.DeepCopy(); c != nil {
 		return c
 	}

@@ -74,7 +74,7 @@ func createJobE(ns, manifest string) (*vcjob.Job, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create job: %w", err)
 	}
-	return controller.JobFromUnstructured(out)
+	return jobFromUnstructured(out)
 }
 
 func getJob(t *testing.T, ns, name string) *vcjob.Job {
@@ -83,7 +83,7 @@ func getJob(t *testing.T, ns, name string) *vcjob.Job {
 	if err != nil {
 		t.Fatalf("get job: %v", err)
 	}
-	job, err := controller.JobFromUnstructured(u)
+	job, err := jobFromUnstructured(u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func podGroup(t *testing.T, ns, name string) (*podgroup.PodGroup, bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pg, err := controller.PodGroupFromUnstructured(u)
+	pg, err := podGroupFromUnstructured(u)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,3 +301,23 @@ func (l *phaseLog) expectSequence(t *testing.T, mark int, want ...vcjob.JobPhase
 }
 
 func (l *phaseLog) mark() int { return len(l.get()) }
+
+// jobFromUnstructured reads a Job the test's dynamic client returned, with
+// Volcano's defaults filled in as the controller sees it.
+func jobFromUnstructured(u *unstructured.Unstructured) (*vcjob.Job, error) {
+	job := &vcjob.Job{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.UnstructuredContent(), job); err != nil {
+		return nil, fmt.Errorf("job %s/%s: %w", u.GetNamespace(), u.GetName(), err)
+	}
+	return controller.PrepareJob(job), nil
+}
+
+// podGroupFromUnstructured reads a PodGroup the test's dynamic client
+// returned.
+func podGroupFromUnstructured(u *unstructured.Unstructured) (*podgroup.PodGroup, error) {
+	pg := &podgroup.PodGroup{}
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.UnstructuredContent(), pg); err != nil {
+		return nil, fmt.Errorf("podgroup %s/%s: %w", u.GetNamespace(), u.GetName(), err)
+	}
+	return pg, nil
+}

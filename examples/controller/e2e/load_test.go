@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,17 +47,77 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// TestLoad drives 50 jobs of 20 pods each to Completed at once with 4
-// workers, and reports the wall time and the controller's CPU time per pod
-// event, from the controller process's own getrusage accounting.
+// loadShape is one load: jobs jobs of pods pods each.
+type loadShape struct{ jobs, pods int }
+
+func (s loadShape) String() string { return fmt.Sprintf("%dx%d", s.jobs, s.pods) }
+
+// loadShapes are the shapes TestLoad runs: E2E_LOAD_JOBS / E2E_LOAD_PODS
+// name one; else E2E_LOAD_SHAPES ("50x20,10x200"); else the three shapes
+// the controller is compared with Volcano's on.
+func loadShapes(t *testing.T) []loadShape {
+	if os.Getenv("E2E_LOAD_JOBS") != "" || os.Getenv("E2E_LOAD_PODS") != "" {
+		return []loadShape{{envInt("E2E_LOAD_JOBS", 50), envInt("E2E_LOAD_PODS", 20)}}
+	}
+	spec := os.Getenv("E2E_LOAD_SHAPES")
+	if spec == "" {
+		spec = "50x20,10x200,2x1000"
+	}
+	var out []loadShape
+	for _, f := range strings.Split(spec, ",") {
+		var s loadShape
+		if _, err := fmt.Sscanf(strings.TrimSpace(f), "%dx%d", &s.jobs, &s.pods); err != nil || s.jobs <= 0 || s.pods <= 0 {
+			t.Fatalf("E2E_LOAD_SHAPES: %q is not <jobs>x<pods>", f)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// loadResult is what one shape measured.
+type loadResult struct {
+	shape                 loadShape
+	wall, quiet           time.Duration
+	cpu, podEvents        float64
+	requests, statusWrite float64
+	byVerb                map[string]float64 // "verb resource" -> count
+}
+
+// TestLoad drives each shape's jobs to Completed at once with 4 workers, a
+// fresh controller per shape, and reports per shape: the wall time until
+// every job is Completed, the controller's CPU time per pod event (from
+// its own getrusage accounting), the API requests it sent by verb and
+// resource, and its status writes per job. Counting runs until the
+// controller goes quiet (no request for 2 s after the last PodGroup is
+// gone).
 func TestLoad(t *testing.T) {
-	jobs, pods := envInt("E2E_LOAD_JOBS", 50), envInt("E2E_LOAD_PODS", 20)
 	qps := os.Getenv("E2E_LOAD_QPS")
 	if qps == "" {
 		qps = "200"
 	}
+	var results []loadResult
+	for _, shape := range loadShapes(t) {
+		t.Run(shape.String(), func(t *testing.T) {
+			if r, ok := runLoad(t, shape, qps); ok {
+				results = append(results, r)
+			}
+		})
+	}
+	t.Logf("LOAD summary, client qps %s, 4 workers:", qps)
+	t.Logf("LOAD %-9s %8s %8s %12s %9s %12s %14s", "shape", "wall", "quiet", "CPU/pod ev", "requests", "req/job", "status w/job")
+	for _, r := range results {
+		t.Logf("LOAD %-9s %7.1fs %7.1fs %10.0fµs %9.0f %12.1f %14.1f", r.shape, r.wall.Seconds(), r.quiet.Seconds(),
+			r.cpu/r.podEvents*1e6, r.requests, r.requests/float64(r.shape.jobs), r.statusWrite/float64(r.shape.jobs))
+	}
+}
+
+func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
+	jobs, pods := shape.jobs, shape.pods
 	ns := newNamespace(t, "load")
 	args := []string{"--workers=4", "--kube-api-qps=" + qps, "--kube-api-burst=400", "-v=0"}
+	if v := os.Getenv("E2E_LOAD_V"); v != "" {
+		args = append(args, "-v="+v) // the controller's log level (0 by default)
+	}
 	profile := os.Getenv("E2E_LOAD_PROFILE") // a file to write a 20 s CPU profile of the controller to
 	if profile != "" {
 		args = append(args, "--pprof")
@@ -76,7 +137,7 @@ func TestLoad(t *testing.T) {
 			}
 			defer resp.Body.Close()
 			data, _ := io.ReadAll(resp.Body)
-			_ = os.WriteFile(profile, data, 0o644)
+			_ = os.WriteFile(strings.TrimSuffix(profile, ".prof")+"-"+shape.String()+".prof", data, 0o644)
 		}()
 	}
 	var wg sync.WaitGroup
@@ -85,7 +146,7 @@ func TestLoad(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			name := fmt.Sprintf("load-%02d", i)
+			name := fmt.Sprintf("load-%03d", i)
 			if _, err := createJobE(ns, loadJob(name, pods)); err != nil {
 				errs <- fmt.Errorf("%s: %w", name, err)
 			}
@@ -107,7 +168,7 @@ func TestLoad(t *testing.T) {
 		done = map[string]bool{}
 		counts := map[vcjob.JobPhase]int{}
 		for i := range list.Items {
-			j, err := controller.JobFromUnstructured(&list.Items[i])
+			j, err := jobFromUnstructured(&list.Items[i])
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,8 +186,9 @@ func TestLoad(t *testing.T) {
 		time.Sleep(250 * time.Millisecond)
 	}
 	wall := time.Since(start)
-	// Let the last kills (Completed -> PodGroup deleted) land before
-	// reading the counters.
+	// Let the last kills (Completed -> PodGroup deleted) land, then wait
+	// until the controller sends nothing for 2 s, before reading the
+	// counters.
 	eventually(t, time.Minute, "all PodGroups deleted", func() (bool, string) {
 		l, err := dyn.Resource(controller.PodGroupsResource).Namespace(ns).List(bg, metav1.ListOptions{})
 		if err != nil {
@@ -134,7 +196,20 @@ func TestLoad(t *testing.T) {
 		}
 		return len(l.Items) == 0, fmt.Sprintf("%d left", len(l.Items))
 	})
-	after := ctrl.metrics()
+	var after map[string]float64
+	last, lastChange := -1.0, time.Now()
+	for quietBy := time.Now().Add(time.Minute); time.Now().Before(quietBy); time.Sleep(250 * time.Millisecond) {
+		after = ctrl.metrics()
+		n := sum(after, controller.MetricAPIRequests)
+		if n != last {
+			last, lastChange = n, time.Now()
+			continue
+		}
+		if time.Since(lastChange) >= 2*time.Second {
+			break
+		}
+	}
+	quiet := lastChange.Sub(start)
 
 	all, err := kube.CoreV1().Pods(ns).List(bg, metav1.ListOptions{})
 	if err != nil {
@@ -153,8 +228,17 @@ func TestLoad(t *testing.T) {
 	d := func(name string) float64 { return sum(after, name) - sum(before, name) }
 	podEvents := 0.0
 	for k, v := range after {
-		if strings.HasPrefix(k, controller.MetricInformerEvents+`{kind="pod"`) {
+		if strings.HasPrefix(k, controller.MetricInformerEvents+"{") && strings.Contains(k, `kind="pod"`) {
 			podEvents += v - before[k]
+		}
+	}
+	byVerb := map[string]float64{}
+	for k, v := range after {
+		if !strings.HasPrefix(k, controller.MetricAPIRequests+"{") {
+			continue
+		}
+		if n := v - before[k]; n > 0 {
+			byVerb[label(k, "verb")+" "+label(k, "resource")+" "+label(k, "code")] += n
 		}
 	}
 	cpu := d(controller.MetricProcessCPU)
@@ -168,10 +252,36 @@ func TestLoad(t *testing.T) {
 	if g := d(controller.MetricGiveUps); g > 0 {
 		t.Errorf("%v requests given up", g)
 	}
-	t.Logf("LOAD %d jobs x %d pods, 4 workers, client qps %s: all Completed in %s", jobs, pods, qps, wall.Round(time.Millisecond))
+	apiRequests := d(controller.MetricAPIRequests)
+	t.Logf("LOAD %d jobs x %d pods, 4 workers, client qps %s: all Completed in %s, quiet after %s", jobs, pods, qps,
+		wall.Round(time.Millisecond), quiet.Round(time.Millisecond))
 	t.Logf("LOAD controller CPU %.2fs (user %.2fs, system %.2fs) for %.0f pod events = %.0f µs/pod event; %.0f requests processed = %.0f µs/request",
 		cpu, d(controller.MetricProcessUserCPU), d(controller.MetricProcessSystemCPU), podEvents, cpu/podEvents*1e6, requests, cpu/requests*1e6)
-	t.Logf("LOAD pods created %.0f, status writes %.0f, failed steps %.0f, requeues %.0f; simulated binds %d, starts %d, completions %d",
-		d(controller.MetricPodsCreated), d(controller.MetricStatusWrites), d(controller.MetricErrors), d(controller.MetricRequeues),
-		sim.binds.Load(), sim.starts.Load(), sim.completions.Load())
+	t.Logf("LOAD pods created %.0f, status writes %.0f (%.1f per job; %.0f unchanged ones not sent), failed steps %.0f, requeues %.0f; simulated binds %d, starts %d, completions %d",
+		d(controller.MetricPodsCreated), d(controller.MetricStatusWrites), d(controller.MetricStatusWrites)/float64(jobs), d(controller.MetricStatusWritesSkipped),
+		d(controller.MetricErrors), d(controller.MetricRequeues), sim.binds.Load(), sim.starts.Load(), sim.completions.Load())
+	keys := make([]string, 0, len(byVerb))
+	for k := range byVerb {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	t.Logf("LOAD API requests %.0f (%.1f per job), by verb, resource and code:", apiRequests, apiRequests/float64(jobs))
+	for _, k := range keys {
+		t.Logf("LOAD   %-40s %7.0f  %7.2f/job", k, byVerb[k], byVerb[k]/float64(jobs))
+	}
+	return loadResult{shape: shape, wall: wall, quiet: quiet, cpu: cpu, podEvents: podEvents,
+		requests: apiRequests, statusWrite: d(controller.MetricStatusWrites), byVerb: byVerb}, !t.Failed()
+}
+
+// label reads one label's value out of a scraped series name{a="b",...}.
+func label(series, name string) string {
+	i := strings.Index(series, name+`="`)
+	if i < 0 {
+		return ""
+	}
+	rest := series[i+len(name)+2:]
+	if j := strings.IndexByte(rest, '"'); j >= 0 {
+		return rest[:j]
+	}
+	return rest
 }

@@ -32,9 +32,14 @@ var (
 	kube           kubernetes.Interface
 	dyn            dynamic.Interface
 	kubeconfigPath string
-	controllerBin  string
-	artifacts      string
-	sim            *cluster
+	// controllerConfig is the controller user's client config; workDir
+	// holds the suite's files.
+	controllerConfig *rest.Config
+	workDir          string
+	apiServer        *envtest.APIServer
+	controllerBin    string
+	artifacts        string
+	sim              *cluster
 )
 
 func TestMain(m *testing.M) {
@@ -86,6 +91,17 @@ func run(m *testing.M) int {
 		CRDDirectoryPaths:     []string{"../config/crd"},
 		ErrorIfCRDPathMissing: true,
 		BinaryAssetsDirectory: assets,
+		// A stop waits this long for kube-apiserver (open watches hold
+		// it), then kills it: TestFaults restarts it mid-run.
+		ControlPlaneStopTimeout: 5 * time.Second,
+	}
+	// A fixed certificate directory lets TestFaults restart the API server
+	// with the same serving certificate, so every client keeps working.
+	apiServer = env.ControlPlane.GetAPIServer()
+	apiServer.CertDir = filepath.Join(work, "apiserver")
+	if err := os.MkdirAll(apiServer.CertDir, 0o700); err != nil {
+		fmt.Println(err)
+		return 1
 	}
 	restConfig, err = env.Start()
 	if err != nil {
@@ -114,11 +130,13 @@ func run(m *testing.M) int {
 		fmt.Println(err)
 		return 1
 	}
+	controllerConfig = user.Config()
 	kc, err := user.KubeConfig()
 	if err != nil {
 		fmt.Println(err)
 		return 1
 	}
+	workDir = work
 	kubeconfigPath = filepath.Join(work, "kubeconfig")
 	if err := os.WriteFile(kubeconfigPath, kc, 0o600); err != nil {
 		fmt.Println(err)
@@ -175,6 +193,12 @@ type controllerProc struct {
 // extra flags, and waits for its /healthz.
 func startController(t *testing.T, name string, args ...string) *controllerProc {
 	t.Helper()
+	return startControllerWith(t, name, kubeconfigPath, args...)
+}
+
+// startControllerWith runs the controller with the given kubeconfig.
+func startControllerWith(t *testing.T, name, kubeconfig string, args ...string) *controllerProc {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +210,7 @@ func startController(t *testing.T, name string, args ...string) *controllerProc 
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := append([]string{"--kubeconfig", kubeconfigPath, "--metrics-addr", addr, "-v=2"}, args...)
+	all := append([]string{"--kubeconfig", kubeconfig, "--metrics-addr", addr, "-v=2"}, args...)
 	cmd := exec.Command(controllerBin, all...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {

@@ -9,7 +9,10 @@
 #
 # Environment: KUBEBUILDER_ASSETS (use servers from elsewhere),
 # E2E_ARTIFACTS (where controller logs go; default examples/controller/_artifacts),
-# E2E_LOAD_JOBS / E2E_LOAD_PODS / E2E_LOAD_QPS (load-test size, default 50/20/200),
+# E2E_LOAD_SHAPES (load-test shapes, default 50x20,10x200,2x1000), E2E_LOAD_JOBS /
+# E2E_LOAD_PODS (one shape instead), E2E_LOAD_QPS (client QPS, default 200),
+# E2E_LOAD_V (the controller's -v in the load test),
+# E2E_FAULT_SEED / E2E_FAULT_SHARE / E2E_FAULT_JOBS / E2E_FAULT_PODS (TestFaults),
 # E2E_LOAD_PROFILE=file (a CPU profile of the controller under load), E2E_RACE=1
 # (the controller built with the race detector).
 set -euo pipefail
@@ -37,7 +40,7 @@ if [ -z "${KUBEBUILDER_ASSETS:-}" ]; then
 	export KUBEBUILDER_ASSETS="$bin"
 fi
 "$KUBEBUILDER_ASSETS/kube-apiserver" --version
-# sed reads all of it: head would end etcd with SIGPIPE, failing under pipefail.
+# sed, not head: it reads all the output, so etcd gets no SIGPIPE (pipefail).
 "$KUBEBUILDER_ASSETS/etcd" --version | sed -n 1p
 
 export E2E_ARTIFACTS="${E2E_ARTIFACTS:-$here/_artifacts}"

@@ -9,14 +9,13 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/klog/v2"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
@@ -31,14 +30,14 @@ const FieldManager = "vcjob-controller"
 // false when there is none of that name.
 type PodGroupGetter func(namespace, name string) (pg *podgroup.PodGroup, found bool, err error)
 
-// Applier implements statemachine.Applier with client-go: the typed
-// clientset for pods, claims and the plugins' objects, the dynamic client
-// for Jobs and PodGroups, and the PodGroup informer's store for reads. It
+// Applier implements statemachine.Applier with client-go: the clientset
+// for pods, claims and the plugins' objects, the typed Volcano clients for
+// Jobs and PodGroups, and the PodGroup informer's lister for reads. It
 // holds no state of its own, so one Applier serves every worker.
 type Applier struct {
 	Kube    kubernetes.Interface
-	Dynamic dynamic.Interface
-	// PodGroups reads PodGroups from the informer's store.
+	Volcano Volcano
+	// PodGroups reads PodGroups from the informer's lister.
 	PodGroups PodGroupGetter
 	// StatusWritten, when set, is handed the job as the API server returned
 	// it after each status write; the controller caches it, so the next
@@ -82,10 +81,11 @@ func (a *Applier) findPodGroup(job *vcjob.Job) (*podgroup.PodGroup, bool, error)
 }
 
 // ApplyPodGroup implements statemachine.Applier: create the PodGroup when
-// the job has none, else write podgroup.Update's changes. The write starts
-// from the live object, so fields this controller does not know (status
-// conditions, newer spec fields) survive, and carries its resourceVersion
-// (a conflict fails the step, which is requeued).
+// the job has none, else write podgroup.Update's changes. The write is a
+// JSON patch of the five fields Update owns, guarded by the cached
+// object's resourceVersion (a conflict fails the step, which is
+// requeued), so fields this controller does not know (status conditions,
+// newer spec fields) survive, with no read before the write.
 func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 	job := &vcjob.Job{ObjectMeta: metav1.ObjectMeta{Namespace: desired.Namespace, Name: desired.Name}}
 	if o := metav1.GetControllerOf(desired); o != nil {
@@ -97,14 +97,11 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	client := a.Dynamic.Resource(PodGroupsResource).Namespace(desired.Namespace)
+	client := a.Volcano.PodGroups(desired.Namespace)
 	if !found {
-		u, err := toUnstructured(desired, podgroup.GroupVersionKind())
-		if err != nil {
-			return err
-		}
-		unstructured.RemoveNestedField(u.Object, "status")
-		_, err = client.Create(ctx, u, metav1.CreateOptions{FieldManager: FieldManager})
+		pg := desired.DeepCopy()
+		pg.Status = podgroup.Status{}
+		_, err = client.Create(ctx, pg, metav1.CreateOptions{FieldManager: FieldManager})
 		if apierrors.IsAlreadyExists(err) {
 			// The informer has not seen it yet; the next sync updates it.
 			return nil
@@ -115,32 +112,75 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 	if !changed {
 		return nil
 	}
-	live, err := client.Get(ctx, existing.Name, metav1.GetOptions{})
+	patch, err := podGroupPatch(existing, &next)
 	if err != nil {
 		return err
 	}
-	spec, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&next.Spec)
-	if err != nil {
-		return err
-	}
-	for _, f := range []string{"priorityClassName", "minMember", "minResources", "minTaskMember", "subGroupPolicy"} {
-		if v, ok := spec[f]; ok {
-			if err := unstructured.SetNestedField(live.Object, v, "spec", f); err != nil {
-				return err
-			}
-		} else {
-			unstructured.RemoveNestedField(live.Object, "spec", f)
-		}
-	}
-	_, err = client.Update(ctx, live, metav1.UpdateOptions{FieldManager: FieldManager})
+	_, err = client.Patch(ctx, existing.Name, types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: FieldManager})
 	return err
 }
 
+// podGroupFields are the spec fields podgroup.Update owns.
+var podGroupFields = []string{"priorityClassName", "minMember", "minResources", "minTaskMember", "subGroupPolicy"}
+
+// podGroupPatch is the JSON patch (RFC 6902) that takes the spec fields
+// podgroup.Update owns from existing's values to next's, after a test of
+// existing's resourceVersion.
+func podGroupPatch(existing, next *podgroup.PodGroup) ([]byte, error) {
+	have, err := specFields(&existing.Spec)
+	if err != nil {
+		return nil, err
+	}
+	want, err := specFields(&next.Spec)
+	if err != nil {
+		return nil, err
+	}
+	type op struct {
+		Op    string          `json:"op"`
+		Path  string          `json:"path"`
+		Value json.RawMessage `json:"value,omitempty"`
+	}
+	var ops []op
+	if existing.ResourceVersion != "" {
+		rv, _ := json.Marshal(existing.ResourceVersion)
+		ops = append(ops, op{Op: "test", Path: "/metadata/resourceVersion", Value: rv})
+	}
+	for _, f := range podGroupFields {
+		v, ok := want[f]
+		switch _, had := have[f]; {
+		case ok:
+			ops = append(ops, op{Op: "add", Path: "/spec/" + f, Value: v}) // add replaces a member that exists
+		case had:
+			ops = append(ops, op{Op: "remove", Path: "/spec/" + f})
+		}
+	}
+	return json.Marshal(ops)
+}
+
+func specFields(spec *podgroup.Spec) (map[string]json.RawMessage, error) {
+	data, err := json.Marshal(spec)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]json.RawMessage{}
+	return out, json.Unmarshal(data, &out)
+}
+
 // DeletePodGroup implements statemachine.Applier; NotFound reports false.
+// A PodGroup the informer's cache does not hold is not deleted: every
+// event of a finished job is a kill, and without the look-up each one
+// would send a delete answered NotFound (Volcano looks in its PodGroup
+// lister too).
 func (a *Applier) DeletePodGroup(job *vcjob.Job) (bool, error) {
+	name := podgroup.Name(job)
+	if a.PodGroups != nil {
+		if _, found, err := a.PodGroups(job.Namespace, name); err == nil && !found {
+			return false, nil
+		}
+	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	err := a.Dynamic.Resource(PodGroupsResource).Namespace(job.Namespace).Delete(ctx, podgroup.Name(job), metav1.DeleteOptions{})
+	err := a.Volcano.PodGroups(job.Namespace).Delete(ctx, name, metav1.DeleteOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
 		return false, nil
@@ -180,18 +220,17 @@ func (a *Applier) applyObject(obj runtime.Object) error {
 		}
 		return nil
 	}
-	u, err := toUnstructured(obj, obj.GetObjectKind().GroupVersionKind())
-	if err != nil {
-		return err
-	}
-	unstructured.RemoveNestedField(u.Object, "status")
-	data, err := json.Marshal(u.Object)
+	data, err := applyPatch(obj)
 	if err != nil {
 		return err
 	}
 	force := true
 	opts := metav1.PatchOptions{FieldManager: FieldManager, Force: &force}
-	ns, name := u.GetNamespace(), u.GetName()
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	ns, name := m.GetNamespace(), m.GetName()
 	switch obj.(type) {
 	case *corev1.Service:
 		_, err = a.Kube.CoreV1().Services(ns).Patch(ctx, name, types.ApplyPatchType, data, opts)
@@ -203,9 +242,37 @@ func (a *Applier) applyObject(obj runtime.Object) error {
 		return fmt.Errorf("apply %T %s/%s: kind not supported", obj, ns, name)
 	}
 	if err != nil {
-		return fmt.Errorf("apply %s %s/%s: %w", u.GetKind(), ns, name, err)
+		return fmt.Errorf("apply %s %s/%s: %w", obj.GetObjectKind().GroupVersionKind().Kind, ns, name, err)
 	}
 	return nil
+}
+
+// applyPatch is obj as a server-side apply body: its JSON without status
+// (not the controller's to set) and without the null creationTimestamp a
+// typed object encodes.
+func applyPatch(obj runtime.Object) ([]byte, error) {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return nil, err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil {
+		return nil, err
+	}
+	delete(fields, "status")
+	if raw, ok := fields["metadata"]; ok {
+		var md map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &md); err != nil {
+			return nil, err
+		}
+		if string(md["creationTimestamp"]) == "null" {
+			delete(md, "creationTimestamp")
+		}
+		if fields["metadata"], err = json.Marshal(md); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(fields)
 }
 
 func (a *Applier) deleteObject(r plugins.ObjectRef) error {
@@ -323,17 +390,23 @@ func (a *Applier) deletePod(pod *corev1.Pod) error {
 // SyncJob writes twice with the same job (the initial Pending status, then
 // the counts), and the second write must not conflict with the first.
 func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
-	// The conversion only reads: a shallow copy with the new status will
-	// do, rather than a copy of the whole job, templates and all.
+	// A status equal to the one the job already has is not sent: the API
+	// server would change nothing (no new resourceVersion, no event), and
+	// every event of a finished job is a kill that writes its unchanged
+	// status again. The job's status is the cache's, which holds at least
+	// this controller's own last write (StatusWritten), and only this
+	// controller writes job status.
+	if equality.Semantic.DeepEqual(&job.Status, status) {
+		a.Metrics.Inc(MetricStatusWritesSkipped)
+		return nil
+	}
+	// The encoder only reads: a shallow copy with the new status will do,
+	// rather than a copy of the whole job, templates and all.
 	next := *job
 	next.Status = *status
-	u, err := toUnstructured(&next, jobGVK)
-	if err != nil {
-		return err
-	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	out, err := a.Dynamic.Resource(JobsResource).Namespace(job.Namespace).UpdateStatus(ctx, u, metav1.UpdateOptions{FieldManager: FieldManager})
+	out, err := a.Volcano.Jobs(job.Namespace).UpdateStatus(ctx, &next, metav1.UpdateOptions{FieldManager: FieldManager})
 	if err != nil {
 		return err
 	}
@@ -341,12 +414,8 @@ func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 	job.ResourceVersion = out.GetResourceVersion()
 	job.Status = *status.DeepCopy()
 	if a.StatusWritten != nil {
-		written, err := JobFromUnstructured(out)
-		if err != nil {
-			klog.ErrorS(err, "Cannot read back the job written", "job", klog.KObj(job))
-			return nil
-		}
-		a.StatusWritten(written)
+		out.ManagedFields = nil
+		a.StatusWritten(PrepareJob(out))
 	}
 	return nil
 }
@@ -369,27 +438,19 @@ func (a *Applier) ClaimExists(namespace, name string) (bool, error) {
 // server's conflict check on its resourceVersion; job takes the new one,
 // and the controller's cache the job as written.
 func (a *Applier) UpdateJob(job *vcjob.Job) error {
-	u, err := toUnstructured(job, jobGVK)
-	if err != nil {
-		return err
-	}
 	ctx, cancel := a.ctx()
 	defer cancel()
-	out, err := a.Dynamic.Resource(JobsResource).Namespace(job.Namespace).Update(ctx, u, metav1.UpdateOptions{FieldManager: FieldManager})
+	out, err := a.Volcano.Jobs(job.Namespace).Update(ctx, job, metav1.UpdateOptions{FieldManager: FieldManager})
 	if err != nil {
 		return err
 	}
 	a.Metrics.Inc(MetricJobWrites)
 	job.ResourceVersion = out.GetResourceVersion()
 	if a.StatusWritten != nil {
-		written, err := JobFromUnstructured(out)
-		if err != nil {
-			klog.ErrorS(err, "Cannot read back the job written", "job", klog.KObj(job))
-			return nil
-		}
 		// The server keeps the status it has; the step goes on with its own.
-		written.Status = job.Status
-		a.StatusWritten(written)
+		out.ManagedFields = nil
+		out.Status = job.Status
+		a.StatusWritten(PrepareJob(out))
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -10,14 +11,12 @@ import (
 	"testing"
 	"time"
 
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
-	dynamicfake "k8s.io/client-go/dynamic/fake"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
 	"k8s.io/client-go/util/workqueue"
@@ -65,40 +64,34 @@ func newJob(t *testing.T, phase vcjob.JobPhase) *vcjob.Job {
 	return job
 }
 
-// fixture is a controller on client-go's fake clientset and fake dynamic
-// client. Its informers are never started: tests put what the informers
+// fixture is a controller on client-go's fake clientset and a fake typed
+// Volcano client on client-go's object tracker. Its informers are never started: tests put what the informers
 // would have delivered into the cache and the PodGroup store themselves,
 // and drive the workers' queues by hand.
 type fixture struct {
 	t    *testing.T
 	kube *fake.Clientset
-	dyn  *dynamicfake.FakeDynamicClient
+	vc   *FakeVolcano
 	c    *Controller
 
 	mu           sync.Mutex
-	statusWrites []*unstructured.Unstructured
+	statusWrites []*vcjob.Job
 }
 
 func newFixture(t *testing.T, job *vcjob.Job) *fixture {
 	t.Helper()
 	f := &fixture{t: t, kube: fake.NewClientset()}
-	f.dyn = dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), map[schema.GroupVersionResource]string{
-		JobsResource: "JobList", PodGroupsResource: "PodGroupList", CommandsResource: "CommandList",
-	})
+	f.vc = NewFakeVolcano()
 	fast := func() workqueue.TypedRateLimiter[item] {
 		return workqueue.NewTypedItemExponentialFailureRateLimiter[item](time.Millisecond, 10*time.Millisecond)
 	}
-	c, err := New(Config{Kube: f.kube, Dynamic: f.dyn, Workers: 1, MaxRequeue: 2, RateLimiter: fast})
+	c, err := New(Config{Kube: f.kube, Volcano: f.vc, Workers: 1, MaxRequeue: 2, RateLimiter: fast})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.c = c
 	if job != nil {
-		u, err := toUnstructured(job, jobGVK)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := f.dyn.Tracker().Add(u); err != nil {
+		if err := f.vc.Tracker().Add(job.DeepCopy()); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := c.jobs.OnJobAdd(job); err != nil {
@@ -113,13 +106,13 @@ func newFixture(t *testing.T, job *vcjob.Job) *fixture {
 // API server's: a write carrying another resourceVersion than the stored
 // one is a Conflict, and each write moves the version on.
 func (f *fixture) checkResourceVersions() {
-	f.dyn.PrependReactor("update", "jobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
+	f.vc.PrependReactor("update", "jobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		ua := a.(k8stesting.UpdateAction)
 		if ua.GetSubresource() != "status" {
 			return false, nil, nil
 		}
-		u := ua.GetObject().(*unstructured.Unstructured).DeepCopy()
-		cur, err := f.dyn.Tracker().Get(JobsResource, u.GetNamespace(), u.GetName())
+		u := ua.GetObject().(*vcjob.Job).DeepCopy()
+		cur, err := f.vc.Tracker().Get(JobsResource, u.GetNamespace(), u.GetName())
 		if err != nil {
 			return true, nil, err
 		}
@@ -129,7 +122,7 @@ func (f *fixture) checkResourceVersions() {
 		}
 		n, _ := strconv.Atoi(rv)
 		u.SetResourceVersion(strconv.Itoa(n + 1))
-		if err := f.dyn.Tracker().Update(JobsResource, u, u.GetNamespace()); err != nil {
+		if err := f.vc.Tracker().Update(JobsResource, u, u.GetNamespace()); err != nil {
 			return true, nil, err
 		}
 		f.mu.Lock()
@@ -139,23 +132,19 @@ func (f *fixture) checkResourceVersions() {
 	})
 }
 
-func (f *fixture) writes() []*unstructured.Unstructured {
+func (f *fixture) writes() []*vcjob.Job {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]*unstructured.Unstructured(nil), f.statusWrites...)
+	return append([]*vcjob.Job(nil), f.statusWrites...)
 }
 
 func (f *fixture) storedJob() *vcjob.Job {
 	f.t.Helper()
-	obj, err := f.dyn.Tracker().Get(JobsResource, "ns", "demo")
+	obj, err := f.vc.Tracker().Get(JobsResource, "ns", "demo")
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	job, err := JobFromUnstructured(obj.(*unstructured.Unstructured))
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return job
+	return PrepareJob(obj.(*vcjob.Job).DeepCopy())
 }
 
 // putPodGroup stores the job's PodGroup as the informer would hold it.
@@ -166,11 +155,7 @@ func (f *fixture) putPodGroup(job *vcjob.Job, phase podgroup.Phase) {
 	if err := f.c.pgStore.Add(&pg); err != nil {
 		f.t.Fatal(err)
 	}
-	u, err := toUnstructured(&pg, podgroup.GroupVersionKind())
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	if err := f.dyn.Tracker().Add(u); err != nil {
+	if err := f.vc.Tracker().Add(pg.DeepCopy()); err != nil {
 		f.t.Fatal(err)
 	}
 }
@@ -289,10 +274,9 @@ func TestStatusConflictIsRequeuedThenTerminates(t *testing.T) {
 	f.putPod(job, 0, corev1.PodRunning)
 	f.putPod(job, 1, corev1.PodRunning)
 	var conflicts atomic.Int32
-	f.dyn.PrependReactor("update", "jobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
-		u := a.(k8stesting.UpdateAction).GetObject().(*unstructured.Unstructured)
-		phase, _, _ := unstructured.NestedString(u.Object, "status", "state", "phase")
-		if phase == string(vcjob.Terminating) {
+	f.vc.PrependReactor("update", "jobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		u := a.(k8stesting.UpdateAction).GetObject().(*vcjob.Job)
+		if u.Status.State.Phase == vcjob.Terminating {
 			return false, nil, nil // let the give-up's TerminateJob through
 		}
 		conflicts.Add(1)
@@ -415,41 +399,71 @@ func TestApplyPodGroupCreatesThenUpdatesKeepingUnknownFields(t *testing.T) {
 	if err := a.ApplyPodGroup(&desired); err != nil {
 		t.Fatal(err)
 	}
-	live, err := f.dyn.Resource(PodGroupsResource).Namespace("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
+	live, err := f.vc.PodGroups("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("podgroup not created: %v", err)
 	}
-	if mm, _, _ := unstructured.NestedInt64(live.Object, "spec", "minMember"); mm != 2 {
-		t.Errorf("minMember %d, want 2", mm)
+	if live.Spec.MinMember != 2 {
+		t.Errorf("minMember %d, want 2", live.Spec.MinMember)
 	}
-	// The scheduler's status and a spec field this controller does not know.
-	_ = unstructured.SetNestedField(live.Object, "Running", "status", "phase")
-	_ = unstructured.SetNestedSlice(live.Object, []any{map[string]any{"type": "Scheduled"}}, "status", "conditions")
-	_ = unstructured.SetNestedField(live.Object, "gold", "spec", "futureField")
-	if err := f.dyn.Tracker().Update(PodGroupsResource, live, "ns"); err != nil {
+	// The scheduler's status, as the informer delivers it.
+	live.Status.Phase = podgroup.PhaseRunning
+	live.ResourceVersion = "5"
+	if err := f.vc.Tracker().Update(PodGroupsResource, live, "ns"); err != nil {
 		t.Fatal(err)
 	}
-	pg, _ := PodGroupFromUnstructured(live)
-	if err := f.c.pgStore.Add(pg); err != nil {
+	if err := f.c.pgStore.Add(live.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
+	var patches [][]byte
+	f.vc.PrependReactor("patch", "podgroups", func(act k8stesting.Action) (bool, runtime.Object, error) {
+		patches = append(patches, act.(k8stesting.PatchAction).GetPatch())
+		return false, nil, nil
+	})
 
 	// A new job object: the cache holds the old one, never changed in place.
 	job = job.DeepCopy()
 	job.Spec.MinAvailable = 1
 	desired = podgroup.Desired(job, nil)
+	f.vc.ClearActions()
 	if err := a.ApplyPodGroup(&desired); err != nil {
 		t.Fatal(err)
 	}
-	live, _ = f.dyn.Resource(PodGroupsResource).Namespace("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
-	if mm, _, _ := unstructured.NestedInt64(live.Object, "spec", "minMember"); mm != 1 {
-		t.Errorf("minMember %d, want 1 after the update", mm)
+	for _, act := range f.vc.Actions() {
+		if act.GetVerb() != "patch" {
+			t.Errorf("unexpected %s of %s", act.GetVerb(), act.GetResource().Resource)
+		}
 	}
-	if v, _, _ := unstructured.NestedString(live.Object, "spec", "futureField"); v != "gold" {
-		t.Error("the update dropped a spec field the controller does not know")
+	live, _ = f.vc.PodGroups("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
+	if live.Spec.MinMember != 1 {
+		t.Errorf("minMember %d, want 1 after the update", live.Spec.MinMember)
 	}
-	if c, _, _ := unstructured.NestedSlice(live.Object, "status", "conditions"); len(c) != 1 {
-		t.Error("the update dropped the status conditions")
+	if live.Status.Phase != podgroup.PhaseRunning {
+		t.Error("the update dropped the status")
+	}
+	// The write is one JSON patch, no read before it; on the API server's
+	// object, with a spec field and status conditions this controller does
+	// not know, it changes only minMember, and only at the resourceVersion
+	// the cache saw.
+	if len(patches) != 1 {
+		t.Fatalf("%d patches, want 1", len(patches))
+	}
+	server := `{"metadata":{"name":"x","resourceVersion":"5"},"spec":{"minMember":2,"queue":"default","futureField":"gold","minTaskMember":{"worker":2}},"status":{"phase":"Running","conditions":[{"type":"Scheduled"}]}}`
+	p, err := jsonpatch.DecodePatch(patches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Apply([]byte(server))
+	if err != nil {
+		t.Fatalf("patch %s: %v", patches[0], err)
+	}
+	for _, want := range []string{`"minMember":1`, `"futureField":"gold"`, `"conditions":[{"type":"Scheduled"}]`, `"queue":"default"`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("patched object %s lacks %s", out, want)
+		}
+	}
+	if _, err := p.Apply([]byte(strings.Replace(server, `"resourceVersion":"5"`, `"resourceVersion":"6"`, 1))); err == nil {
+		t.Error("the patch applied to a newer object; want its resourceVersion test to fail")
 	}
 
 	state, err := a.PodGroupState(job)
@@ -464,6 +478,30 @@ func TestApplyPodGroupCreatesThenUpdatesKeepingUnknownFields(t *testing.T) {
 	}
 }
 
+// A kill of a job whose PodGroup is gone from the informer's cache sends
+// no delete: every event of a finished job is a kill.
+func TestDeletePodGroupLooksInTheCacheFirst(t *testing.T) {
+	job := newJob(t, vcjob.Completed)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	a := f.c.applier
+	if deleted, err := a.DeletePodGroup(job); err != nil || !deleted {
+		t.Fatalf("DeletePodGroup = %v, %v; want true", deleted, err)
+	}
+	if err := f.c.pgStore.Delete(&podgroup.PodGroup{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: podgroup.Name(job)}}); err != nil {
+		t.Fatal(err)
+	}
+	f.vc.ClearActions()
+	for range 3 {
+		if deleted, err := a.DeletePodGroup(job); err != nil || deleted {
+			t.Fatalf("DeletePodGroup of an uncached one = %v, %v; want false, nil", deleted, err)
+		}
+	}
+	if acts := f.vc.Actions(); len(acts) != 0 {
+		t.Errorf("%d requests for a PodGroup the cache does not hold, want none: %v", len(acts), acts)
+	}
+}
+
 // The legacy PodGroup (named after the job) is still found and updated.
 func TestApplyPodGroupFindsLegacyName(t *testing.T) {
 	job := newJob(t, vcjob.Pending)
@@ -471,11 +509,7 @@ func TestApplyPodGroupFindsLegacyName(t *testing.T) {
 	legacy := podgroup.Desired(job, nil)
 	legacy.Name = podgroup.LegacyName(job)
 	legacy.Spec.MinMember = 7
-	u, err := toUnstructured(&legacy, podgroup.GroupVersionKind())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.dyn.Tracker().Add(u); err != nil {
+	if err := f.vc.Tracker().Add(legacy.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.c.pgStore.Add(&legacy); err != nil {
@@ -486,11 +520,11 @@ func TestApplyPodGroupFindsLegacyName(t *testing.T) {
 	if err := f.c.applier.ApplyPodGroup(&desired); err != nil {
 		t.Fatal(err)
 	}
-	list, _ := f.dyn.Resource(PodGroupsResource).Namespace("ns").List(context.Background(), metav1.ListOptions{})
+	list, _ := f.vc.PodGroups("ns").List(context.Background(), metav1.ListOptions{})
 	if len(list.Items) != 1 || list.Items[0].GetName() != "demo" {
 		t.Fatalf("podgroups %v, want only the legacy one", list.Items)
 	}
-	if mm, _, _ := unstructured.NestedInt64(list.Items[0].Object, "spec", "minMember"); mm != 2 {
+	if mm := list.Items[0].Spec.MinMember; mm != 2 {
 		t.Errorf("legacy minMember %d, want 2", mm)
 	}
 }
@@ -586,11 +620,7 @@ func TestCommandIsDeletedThenQueued(t *testing.T) {
 	cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "abort-demo", UID: "cmd-uid"},
 		Action:       string(vcjob.AbortJobAction),
 		TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: "demo", UID: "job-uid"}}
-	u, err := toUnstructured(cmd, schema.GroupVersionKind{Group: vcjob.BusGroupName, Version: "v1alpha1", Kind: vcjob.CommandKind})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := f.dyn.Tracker().Add(u); err != nil {
+	if err := f.vc.Tracker().Add(cmd.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.c.cmdStore.Add(cmd); err != nil {
@@ -600,7 +630,7 @@ func TestCommandIsDeletedThenQueued(t *testing.T) {
 	if err := f.c.takeCommand(context.Background(), "ns/abort-demo"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.dyn.Resource(CommandsResource).Namespace("ns").Get(context.Background(), "abort-demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+	if _, err := f.vc.Commands("ns").Get(context.Background(), "abort-demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 		t.Errorf("command not deleted: %v", err)
 	}
 	it, _ := f.c.shards[0].queue.Get()
@@ -670,21 +700,37 @@ func TestMetricsExposition(t *testing.T) {
 	m := NewMetrics()
 	m.Inc(MetricRequests, "event", "PodFailed", "action", "RestartJob")
 	m.Add(MetricPodsCreated, 3)
-	var b strings.Builder
-	if _, err := m.WriteTo(&b); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
+	m.Inc(MetricInformerEvents, "type", "add", "kind", "pod") // labels in another order
+	m.Gauge("vcjob_controller_queue_depth", func() float64 { return 4 })
+	q := workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
+		workqueue.TypedRateLimitingQueueConfig[string]{Name: "jobs-0", MetricsProvider: m.WorkqueueMetrics()})
+	defer q.ShutDown()
+	q.Add("a")
+	rec := httptest.NewRecorder()
+	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	out := rec.Body.String()
 	for _, want := range []string{
-		`vcjob_controller_requests_total{event="PodFailed",action="RestartJob"} 1`,
+		`vcjob_controller_requests_total{action="RestartJob",event="PodFailed"} 1`,
+		`vcjob_controller_informer_events_total{kind="pod",type="add"} 1`,
 		"vcjob_controller_pods_created_total 3",
 		"# TYPE vcjob_controller_pods_deleted_total counter",
 		"vcjob_controller_pods_deleted_total 0",
+		"vcjob_controller_queue_depth 4",
 		"# TYPE process_cpu_seconds_total counter",
+		"# TYPE process_cpu_user_seconds_total counter",
+		"# TYPE go_goroutines gauge",
+		`workqueue_adds_total{name="jobs-0"} 1`,
+		`workqueue_depth{name="jobs-0"} 1`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("exposition lacks %q:\n%s", want, out)
 		}
+	}
+	if got := m.Get(MetricInformerEvents, "kind", "pod", "type", "add"); got != 1 {
+		t.Errorf("Get = %v, want 1", got)
+	}
+	if got := m.Sum(MetricRequests); got != 1 {
+		t.Errorf("Sum = %v, want 1", got)
 	}
 }
 
@@ -720,5 +766,31 @@ func TestInvalidJobIsAdmittedOnceFixed(t *testing.T) {
 	}
 	if it, _ := f.c.shards[0].queue.Get(); it.Req.JobName != "demo" {
 		t.Errorf("queued %+v, want the job's request", it.Req)
+	}
+}
+
+// A status equal to the job's own is not sent (the API server would change
+// nothing); a different one is.
+func TestUnchangedStatusIsNotWritten(t *testing.T) {
+	job := newJob(t, vcjob.Completed)
+	f := newFixture(t, job)
+	f.vc.ClearActions()
+	same := job.Status.DeepCopy()
+	if err := f.c.applier.UpdateStatus(job, same); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.vc.Actions()); n != 0 {
+		t.Errorf("%d requests for an unchanged status, want none", n)
+	}
+	if got := f.c.metrics.Get(MetricStatusWritesSkipped); got != 1 {
+		t.Errorf("skipped writes = %v, want 1", got)
+	}
+	changed := job.Status.DeepCopy()
+	changed.Succeeded = 2
+	if err := f.c.applier.UpdateStatus(job, changed); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.writes()); n != 1 {
+		t.Errorf("%d status writes for a changed status, want 1", n)
 	}
 }

@@ -9,10 +9,9 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/listers"
 	schedulinglisters "k8s.io/client-go/listers/scheduling/v1"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
@@ -27,8 +26,10 @@ import (
 
 // Config is what a Controller is built from.
 type Config struct {
-	Kube    kubernetes.Interface
-	Dynamic dynamic.Interface
+	Kube kubernetes.Interface
+	// Volcano reads and writes Jobs, PodGroups and Commands (typed, on
+	// vcjob's scheme registration).
+	Volcano Volcano
 	// Workers is the number of job workers (shards); a job's requests all
 	// go to one of them (cache.Shard). Volcano's default is 3.
 	Workers int
@@ -72,17 +73,19 @@ type Controller struct {
 
 	podFactory informers.SharedInformerFactory
 	pcFactory  informers.SharedInformerFactory
-	dynFactory dynamicinformer.DynamicSharedInformerFactory
+	vcInforms  []cache.SharedIndexInformer // Jobs, PodGroups, Commands
 	pcLister   schedulinglisters.PriorityClassLister
 	pgStore    cache.Indexer
 	cmdStore   cache.Indexer
+	pgLister   listers.ResourceIndexer[*podgroup.PodGroup]
+	cmdLister  listers.ResourceIndexer[*vcjob.Command]
 	synced     []cache.InformerSynced
 }
 
 // New builds a controller; Run starts it.
 func New(cfg Config) (*Controller, error) {
-	if cfg.Kube == nil || cfg.Dynamic == nil {
-		return nil, errors.New("controller: Kube and Dynamic clients are required")
+	if cfg.Kube == nil || cfg.Volcano == nil {
+		return nil, errors.New("controller: Kube and Volcano clients are required")
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = 3
@@ -100,8 +103,9 @@ func New(cfg Config) (*Controller, error) {
 		cfg.SSHKeys = RSAKeys{}
 	}
 	c := &Controller{cfg: cfg, metrics: cfg.Metrics, jobs: jobcache.New(),
-		plugins:  plugins.NewRegistry(plugins.WithSSHKeys(cfg.SSHKeys)),
-		commands: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](), workqueue.TypedRateLimitingQueueConfig[string]{Name: "commands"}),
+		plugins: plugins.NewRegistry(plugins.WithSSHKeys(cfg.SSHKeys)),
+		commands: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "commands", MetricsProvider: cfg.Metrics.WorkqueueMetrics()}),
 	}
 	c.jobs.Semantics = cfg.Semantics
 
@@ -110,22 +114,28 @@ func New(cfg Config) (*Controller, error) {
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = vcjob.JobNameKey }),
 		informers.WithTransform(podTransform))
 	c.pcFactory = informers.NewSharedInformerFactory(cfg.Kube, cfg.Resync)
-	c.dynFactory = dynamicinformer.NewDynamicSharedInformerFactory(cfg.Dynamic, cfg.Resync)
 
 	podInf := c.podFactory.Core().V1().Pods().Informer()
 	pcInf := c.pcFactory.Scheduling().V1().PriorityClasses()
 	c.pcLister = pcInf.Lister()
-	jobInf := c.dynFactory.ForResource(JobsResource).Informer()
-	pgInf := c.dynFactory.ForResource(PodGroupsResource).Informer()
-	cmdInf := c.dynFactory.ForResource(CommandsResource).Informer()
-	for inf, t := range map[cache.SharedIndexInformer]cache.TransformFunc{jobInf: jobTransform(), pgInf: podGroupTransform(), cmdInf: commandTransform()} {
+	// Jobs, PodGroups and Commands: typed informers on the typed clients;
+	// the transforms default jobs and drop managed fields once per change.
+	opts := cache.SharedIndexInformerOptions{ResyncPeriod: cfg.Resync}
+	jobInf := newInformer(cfg.Volcano.Jobs(""), &vcjob.Job{}, opts)
+	pgInf := newInformer(cfg.Volcano.PodGroups(""), &podgroup.PodGroup{}, opts)
+	cmdInf := newInformer(cfg.Volcano.Commands(""), &vcjob.Command{}, opts)
+	c.vcInforms = []cache.SharedIndexInformer{jobInf, pgInf, cmdInf}
+	for inf, t := range map[cache.SharedIndexInformer]cache.TransformFunc{jobInf: jobTransform,
+		pgInf: stripTransform(podgroup.GroupVersionKind()), cmdInf: stripTransform(vcjob.BusSchemeGroupVersion.WithKind(vcjob.CommandKind))} {
 		if err := inf.SetTransform(t); err != nil {
 			return nil, fmt.Errorf("controller: informer transform: %w", err)
 		}
 	}
 	c.pgStore, c.cmdStore = pgInf.GetIndexer(), cmdInf.GetIndexer()
+	c.pgLister = listers.New[*podgroup.PodGroup](c.pgStore, podgroup.Resource("podgroups"))
+	c.cmdLister = listers.New[*vcjob.Command](c.cmdStore, vcjob.BusResource("commands"))
 
-	c.applier = &Applier{Kube: cfg.Kube, Dynamic: cfg.Dynamic, Metrics: c.metrics, PodGroups: c.podGroup,
+	c.applier = &Applier{Kube: cfg.Kube, Volcano: cfg.Volcano, Metrics: c.metrics, PodGroups: c.podGroup,
 		StatusWritten: func(job *vcjob.Job) {
 			// The job as written is newer than what the informer has
 			// delivered; the cache refuses it only if the informer got there
@@ -177,11 +187,15 @@ func (c *Controller) Metrics() *Metrics { return c.metrics }
 func (c *Controller) Run(ctx context.Context) error {
 	c.podFactory.Start(ctx.Done())
 	c.pcFactory.Start(ctx.Done())
-	c.dynFactory.Start(ctx.Done())
+	var informers sync.WaitGroup
+	for _, inf := range c.vcInforms {
+		informers.Add(1)
+		go func() { defer informers.Done(); inf.Run(ctx.Done()) }()
+	}
 	defer func() {
 		c.podFactory.Shutdown()
 		c.pcFactory.Shutdown()
-		c.dynFactory.Shutdown()
+		informers.Wait()
 	}()
 	klog.InfoS("Waiting for informers to sync")
 	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
@@ -238,12 +252,11 @@ func (c *Controller) priority(name string) (int32, bool) {
 }
 
 func (c *Controller) podGroup(namespace, name string) (*podgroup.PodGroup, bool, error) {
-	obj, exists, err := c.pgStore.GetByKey(namespace + "/" + name)
-	if err != nil || !exists {
-		return nil, false, err
-	}
-	pg, err := asPodGroup(obj)
-	if err != nil {
+	pg, err := listers.NewNamespaced(c.pgLister, namespace).Get(name)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil, false, nil
+	case err != nil:
 		return nil, false, err
 	}
 	return pg, true, nil
@@ -399,19 +412,22 @@ func (c *Controller) runCommands(ctx context.Context) {
 }
 
 func (c *Controller) takeCommand(ctx context.Context, key string) error {
-	obj, exists, err := c.cmdStore.GetByKey(key)
-	if err != nil || !exists {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
 		return err
 	}
-	cmd, err := asCommand(obj)
-	if err != nil {
+	cmd, err := listers.NewNamespaced(c.cmdLister, ns).Get(name)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil // taken already
+	case err != nil:
 		return err
 	}
 	req, ok := jobcache.CommandRequest(cmd)
 	if !ok {
 		return nil // aimed at something else
 	}
-	err = c.cfg.Dynamic.Resource(CommandsResource).Namespace(cmd.Namespace).Delete(ctx, cmd.Name,
+	err = c.cfg.Volcano.Commands(cmd.Namespace).Delete(ctx, cmd.Name,
 		metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &cmd.UID}})
 	switch {
 	case apierrors.IsNotFound(err), apierrors.IsConflict(err):

@@ -5,8 +5,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 
@@ -14,109 +12,47 @@ import (
 	"github.com/vcjob/vcjob/podgroup"
 )
 
-// The custom resources the controller reads and writes through the dynamic
-// client.
-var (
-	JobsResource      = schema.GroupVersionResource{Group: vcjob.GroupName, Version: vcjob.Version, Resource: "jobs"}
-	PodGroupsResource = schema.GroupVersionResource{Group: podgroup.GroupName, Version: podgroup.Version, Resource: "podgroups"}
-	CommandsResource  = schema.GroupVersionResource{Group: vcjob.BusGroupName, Version: "v1alpha1", Resource: "commands"}
-)
-
-// fromUnstructured converts an informer's or a client's unstructured object
-// into one of vcjob's typed mirrors. Fields the types do not know are
-// dropped (the CRDs prune them anyway).
-func fromUnstructured(u *unstructured.Unstructured, into runtime.Object) error {
-	return runtime.DefaultUnstructuredConverter.FromUnstructured(u.UnstructuredContent(), into)
-}
-
-// toUnstructured is the reverse, for writes through the dynamic client.
-func toUnstructured(obj runtime.Object, gvk schema.GroupVersionKind) (*unstructured.Unstructured, error) {
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		return nil, err
-	}
-	u := &unstructured.Unstructured{Object: m}
-	u.SetGroupVersionKind(gvk)
-	// A zero creationTimestamp encodes as null; the API server ignores it,
-	// but it is noise in requests and in server-side apply.
-	unstructured.RemoveNestedField(u.Object, "metadata", "creationTimestamp")
-	return u, nil
-}
-
-// JobFromUnstructured converts a Job as the API server returns it and
-// fills in Volcano's defaults in memory (what Volcano's mutating webhook
+// PrepareJob readies a Job as the API server returns it for the cache:
+// Volcano's defaults filled in in memory (what Volcano's mutating webhook
 // would have written on create; a no-op for a job that has them), so that
-// every decision sees the same spec whether or not a webhook ran.
-func JobFromUnstructured(u *unstructured.Unstructured) (*vcjob.Job, error) {
-	job := &vcjob.Job{}
-	if err := fromUnstructured(u, job); err != nil {
-		return nil, fmt.Errorf("job %s/%s: %w", u.GetNamespace(), u.GetName(), err)
-	}
+// every decision sees the same spec whether or not a webhook ran, and its
+// apiVersion and kind set (typed decoding leaves them empty).
+func PrepareJob(job *vcjob.Job) *vcjob.Job {
 	job.APIVersion, job.Kind = vcjob.APIVersion, vcjob.JobKind
 	vcjob.SetDefaults(job)
-	return job, nil
+	return job
 }
 
-// PodGroupFromUnstructured converts a PodGroup.
-func PodGroupFromUnstructured(u *unstructured.Unstructured) (*podgroup.PodGroup, error) {
-	pg := &podgroup.PodGroup{}
-	if err := fromUnstructured(u, pg); err != nil {
-		return nil, fmt.Errorf("podgroup %s/%s: %w", u.GetNamespace(), u.GetName(), err)
-	}
-	pg.APIVersion, pg.Kind = podgroup.APIVersion, podgroup.Kind
-	return pg, nil
-}
-
-// CommandFromUnstructured converts a Command.
-func CommandFromUnstructured(u *unstructured.Unstructured) (*vcjob.Command, error) {
-	cmd := &vcjob.Command{}
-	if err := fromUnstructured(u, cmd); err != nil {
-		return nil, fmt.Errorf("command %s/%s: %w", u.GetNamespace(), u.GetName(), err)
-	}
-	cmd.APIVersion, cmd.Kind = vcjob.BusAPIVersion, vcjob.CommandKind
-	return cmd, nil
-}
-
-// typedTransform is an informer transform: the store then holds typed
-// objects, converted once per change instead of once per read. An object
-// that does not convert stays unstructured; the handlers log and skip it.
-func typedTransform(convert func(*unstructured.Unstructured) (runtime.Object, error)) cache.TransformFunc {
-	return func(obj any) (any, error) {
-		u, ok := obj.(*unstructured.Unstructured)
-		if !ok {
-			return obj, nil // a tombstone or an already typed object
-		}
-		out, err := convert(u)
-		if err != nil {
-			return u, nil
-		}
-		// Nobody reads managed fields; they are a large part of each object.
-		if m, ok := out.(metav1.Object); ok {
-			m.SetManagedFields(nil)
-		}
-		return out, nil
-	}
-}
-
-func jobTransform() cache.TransformFunc {
-	return typedTransform(func(u *unstructured.Unstructured) (runtime.Object, error) { return JobFromUnstructured(u) })
-}
-
-func podGroupTransform() cache.TransformFunc {
-	return typedTransform(func(u *unstructured.Unstructured) (runtime.Object, error) { return PodGroupFromUnstructured(u) })
-}
-
-func commandTransform() cache.TransformFunc {
-	return typedTransform(func(u *unstructured.Unstructured) (runtime.Object, error) { return CommandFromUnstructured(u) })
-}
-
-// podTransform drops managed fields from pods, the bulk of the cache.
-func podTransform(obj any) (any, error) {
-	if p, ok := obj.(*corev1.Pod); ok {
-		p.ManagedFields = nil
+// jobTransform is the job informer's transform: each job is defaulted
+// once per change instead of once per read, and loses its managed fields,
+// which nobody reads.
+func jobTransform(obj any) (any, error) {
+	if j, ok := obj.(*vcjob.Job); ok {
+		j.ManagedFields = nil
+		PrepareJob(j)
 	}
 	return obj, nil
 }
+
+// stripTransform drops managed fields (the bulk of a cached pod) and sets
+// the typed object's apiVersion and kind.
+func stripTransform(gvk schema.GroupVersionKind) cache.TransformFunc {
+	return func(obj any) (any, error) {
+		if m, ok := obj.(interface {
+			metav1.Object
+			GetObjectKind() schema.ObjectKind
+		}); ok {
+			m.SetManagedFields(nil)
+			if !gvk.Empty() {
+				m.GetObjectKind().SetGroupVersionKind(gvk)
+			}
+		}
+		return obj, nil
+	}
+}
+
+// podTransform drops managed fields from pods, the bulk of the cache.
+var podTransform = stripTransform(schema.GroupVersionKind{})
 
 // unwrap takes the object out of a deletion tombstone.
 func unwrap(obj any) any {
@@ -127,36 +63,24 @@ func unwrap(obj any) any {
 }
 
 func asJob(obj any) (*vcjob.Job, error) {
-	switch o := unwrap(obj).(type) {
-	case *vcjob.Job:
-		return o, nil
-	case *unstructured.Unstructured:
-		return JobFromUnstructured(o)
-	default:
-		return nil, fmt.Errorf("unexpected %T in the job informer", o)
+	if j, ok := unwrap(obj).(*vcjob.Job); ok {
+		return j, nil
 	}
+	return nil, fmt.Errorf("unexpected %T in the job informer", unwrap(obj))
 }
 
 func asPodGroup(obj any) (*podgroup.PodGroup, error) {
-	switch o := unwrap(obj).(type) {
-	case *podgroup.PodGroup:
-		return o, nil
-	case *unstructured.Unstructured:
-		return PodGroupFromUnstructured(o)
-	default:
-		return nil, fmt.Errorf("unexpected %T in the podgroup informer", o)
+	if pg, ok := unwrap(obj).(*podgroup.PodGroup); ok {
+		return pg, nil
 	}
+	return nil, fmt.Errorf("unexpected %T in the podgroup informer", unwrap(obj))
 }
 
 func asCommand(obj any) (*vcjob.Command, error) {
-	switch o := unwrap(obj).(type) {
-	case *vcjob.Command:
-		return o, nil
-	case *unstructured.Unstructured:
-		return CommandFromUnstructured(o)
-	default:
-		return nil, fmt.Errorf("unexpected %T in the command informer", o)
+	if c, ok := unwrap(obj).(*vcjob.Command); ok {
+		return c, nil
 	}
+	return nil, fmt.Errorf("unexpected %T in the command informer", unwrap(obj))
 }
 
 func asPod(obj any) (*corev1.Pod, bool) {
@@ -173,4 +97,4 @@ func jobOfPodGroup(pg *podgroup.PodGroup) string {
 	return pg.Name
 }
 
-var jobGVK = schema.GroupVersionKind{Group: vcjob.GroupName, Version: vcjob.Version, Kind: vcjob.JobKind}
+var jobGVK = vcjob.SchemeGroupVersion.WithKind(vcjob.JobKind)

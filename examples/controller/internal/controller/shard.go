@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"k8s.io/client-go/util/workqueue"
@@ -57,7 +58,8 @@ func newShard(id int, c *Controller) *shard {
 	}
 	return &shard{
 		id: id, c: c,
-		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[item]{}),
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[item]{
+			Name: fmt.Sprintf("jobs-%d", id), MetricsProvider: c.metrics.WorkqueueMetrics()}),
 		step: &worker.Step{Jobs: c.jobs, Delays: delay.New(), Cluster: &statemachine.Applied{
 			Applier: c.applier, Plugins: c.plugins, Priorities: c.priority,
 			// Claim names nobody can predict, as Volcano's.
@@ -201,9 +203,9 @@ func (s *shard) record(rec worker.Record) {
 	}
 	if rec.Registered != nil || rec.Fired != nil || len(rec.Cancelled) > 0 || rec.PhaseBefore != rec.PhaseAfter || rec.Err != nil {
 		klog.V(1).InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
-			"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted))
+			"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted), "statusWritten", rec.Effects.StatusWritten)
 		return
 	}
 	klog.V(3).InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
-		"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted))
+		"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted), "statusWritten", rec.Effects.StatusWritten)
 }
