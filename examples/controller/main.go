@@ -20,6 +20,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -46,6 +47,7 @@ type options struct {
 	burst          int
 	pprof          bool
 	semantics      string
+	queueChecks    bool
 }
 
 func main() {
@@ -64,6 +66,7 @@ func main() {
 	flag.Float64Var(&o.qps, "kube-api-qps", 50, "Client-side rate limit of API requests per second (Volcano's default is 50).")
 	flag.IntVar(&o.burst, "kube-api-burst", 100, "Client-side burst of API requests (Volcano's default is 100).")
 	flag.BoolVar(&o.pprof, "pprof", false, "Also serve Go's profiling endpoints under /debug/pprof/ on the metrics address.")
+	flag.BoolVar(&o.queueChecks, "queue-checks", false, "Refuse jobs whose queue Volcano's webhook would refuse (missing, not Open, not a leaf, root), from an informer on Volcano's Queues.")
 	flag.StringVar(&o.semantics, "semantics", "volcano", "The decisions' semantics: volcano, corrected, or corrections by name, comma-separated (vcjob.ParseSemantics); a job's vcjob.dev/semantics annotation applies on top.")
 	flag.Parse()
 
@@ -143,7 +146,17 @@ func run(o options) error {
 		if err != nil {
 			return fmt.Errorf("--semantics: %w", err)
 		}
-		c, err := controller.New(controller.Config{Kube: kube, Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics, Semantics: sem})
+		var queues *controller.Queues
+		if o.queueChecks {
+			dyn, err := dynamic.NewForConfig(cfg)
+			if err != nil {
+				return err
+			}
+			if queues, err = controller.NewQueues(dyn, 0); err != nil {
+				return err
+			}
+		}
+		c, err := controller.New(controller.Config{Kube: kube, Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics, Semantics: sem, Queues: queues})
 		if err != nil {
 			return err
 		}

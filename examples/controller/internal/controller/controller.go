@@ -51,6 +51,10 @@ type Config struct {
 	// GCInterval is how often deleted jobs' infos are dropped from the
 	// cache (30 s when zero).
 	GCInterval time.Duration
+	// Queues, when set, gives validation Volcano's queue rules (a job's
+	// queue exists, is Open, is a leaf and is not root); the controller
+	// runs its informer. nil skips them, as validation does by default.
+	Queues *Queues
 	// Semantics are the decisions' semantics (vcjob.Semantics; each job's
 	// vcjob.dev/semantics annotation applies on top). The zero value is
 	// Volcano's.
@@ -125,6 +129,10 @@ func New(cfg Config) (*Controller, error) {
 	pgInf := newInformer(cfg.Volcano.PodGroups(""), &podgroup.PodGroup{}, opts)
 	cmdInf := newInformer(cfg.Volcano.Commands(""), &vcjob.Command{}, opts)
 	c.vcInforms = []cache.SharedIndexInformer{jobInf, pgInf, cmdInf}
+	if cfg.Queues != nil {
+		c.vcInforms = append(c.vcInforms, cfg.Queues.Informer())
+		c.synced = append(c.synced, cfg.Queues.Informer().HasSynced)
+	}
 	for inf, t := range map[cache.SharedIndexInformer]cache.TransformFunc{jobInf: jobTransform,
 		pgInf: stripTransform(podgroup.GroupVersionKind()), cmdInf: stripTransform(vcjob.BusSchemeGroupVersion.WithKind(vcjob.CommandKind))} {
 		if err := inf.SetTransform(t); err != nil {
@@ -281,7 +289,11 @@ func (c *Controller) addJob(obj any) {
 // have refused is left alone, with a log line saying why, until an update
 // makes it valid.
 func (c *Controller) admit(job *vcjob.Job) {
-	if errs := validation.ValidateJob(job); len(errs) > 0 {
+	opts := validation.Options{}
+	if c.cfg.Queues != nil {
+		opts.Queues = c.cfg.Queues
+	}
+	if errs := validation.ValidateJobWith(job, opts); len(errs) > 0 {
 		c.metrics.Inc(MetricInvalidJobs)
 		klog.ErrorS(errs.ToAggregate(), "Job is invalid; ignoring it", "job", klog.KObj(job))
 		return
