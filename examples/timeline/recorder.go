@@ -9,6 +9,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -134,15 +135,15 @@ func (r *Recorder) Record(rec worker.Record) {
 		lane = r.laneOf(rec.Fired.Request.PodName)
 		fmt.Fprintf(&d, "delayed action fired: %s\n", describeEntry(*rec.Fired, r.start))
 	} else {
-		title = fmt.Sprintf("%s -> %s", describeRequest(rec.Request), rec.Action)
-		fmt.Fprintf(&d, "request: %s\nrule: %s\naction: %s\ntarget: %s\n", describeRequest(rec.Request), rec.Rule, rec.Action, describeTarget(rec.Target))
+		title = fmt.Sprintf("%s -> %s", scenario.Describe(rec.Request), rec.Action)
+		fmt.Fprintf(&d, "request: %s\nrule: %s\naction: %s\ntarget: %s\n", scenario.Describe(rec.Request), rec.Rule, rec.Action, describeTarget(rec.Target))
 	}
 	switch {
 	case rec.Skipped != "":
 		fmt.Fprintf(&d, "skipped: %s\n", rec.Skipped)
 	case rec.Registered != nil:
 		kind = KindRegistered
-		title = fmt.Sprintf("%s: %s in %s", describeRequest(rec.Request), rec.Action, rec.Delay)
+		title = fmt.Sprintf("%s: %s in %s", scenario.Describe(rec.Request), rec.Action, rec.Delay)
 		fmt.Fprintf(&d, "delay: %s registered, due at +%s\n", rec.Delay, rec.Registered.Due.Sub(r.start))
 	case rec.DelayDropped:
 		kind = KindRegistered
@@ -293,25 +294,6 @@ func list(names []string) string {
 	return strings.Join(names, " ")
 }
 
-func describeRequest(q vcjob.Request) string {
-	var parts []string
-	switch {
-	case q.Action != "":
-		parts = append(parts, "command "+string(q.Action))
-	case q.Event == "":
-		parts = append(parts, "PodGroup changed")
-	default:
-		parts = append(parts, string(q.Event))
-	}
-	if q.PodName != "" {
-		parts = append(parts, q.PodName)
-	}
-	if q.ExitCode != 0 {
-		parts = append(parts, fmt.Sprintf("exit=%d", q.ExitCode))
-	}
-	return strings.Join(parts, " ")
-}
-
 func describeTarget(t vcjob.Target) string {
 	switch t.Level {
 	case vcjob.TaskLevel:
@@ -325,7 +307,7 @@ func describeTarget(t vcjob.Target) string {
 }
 
 func describeEntry(e delay.Entry, start time.Time) string {
-	s := fmt.Sprintf("%s for %s after %s on %s (registered at +%s, due at +%s)", e.Action, describeTarget(e.Target), e.Delay, describeRequest(e.Request), e.Registered.Sub(start), e.Due.Sub(start))
+	s := fmt.Sprintf("%s for %s after %s on %s (registered at +%s, due at +%s)", e.Action, describeTarget(e.Target), e.Delay, scenario.Describe(e.Request), e.Registered.Sub(start), e.Due.Sub(start))
 	if e.Orphaned {
 		s += " [orphaned]"
 	}

@@ -54,9 +54,9 @@ func (t textTranscript) Record(r worker.Record) {
 	w := t.w
 	defer t.extended(r)
 	if r.Fired != nil {
-		fmt.Fprintf(w, "  fired    %s for %s at %s (registered at %s on %s)\n", r.Fired.Action, describeTarget(r.Fired.Target, r.Fired.Request), offset(r.Time), offset(r.Fired.Registered), describe(r.Fired.Request))
+		fmt.Fprintf(w, "  fired    %s for %s at %s (registered at %s on %s)\n", r.Fired.Action, describeTarget(r.Fired.Target, r.Fired.Request), offset(r.Time), offset(r.Fired.Registered), Describe(r.Fired.Request))
 	} else {
-		fmt.Fprintf(w, "  request  %s\n", describe(r.Request))
+		fmt.Fprintf(w, "  request  %s\n", Describe(r.Request))
 	}
 	for _, e := range r.Cancelled[:cancelledBefore(r)] {
 		fmt.Fprintf(w, "    cancel   %s\n", describeEntry(e))
@@ -155,7 +155,10 @@ func (t jsonTranscript) End(summary string) { _ = t.enc.Encode(map[string]string
 
 func offset(t time.Time) string { return "+" + t.Sub(Start).String() }
 
-func describe(r vcjob.Request) string {
+// Describe names a request as the transcripts and the timeline show it:
+// the event (or command), the pod, the exit code, "disrupted", and the
+// job version it carries where it carries one.
+func Describe(r vcjob.Request) string {
 	var parts []string
 	switch {
 	case r.Action != "":
