@@ -454,6 +454,9 @@ func (pg *PodGroup) meta() metav1.ObjectMeta {
 // PutPodGroup stores a copy of a whole PodGroup, its phase from its
 // status, as a lister would hold it.
 func (c *Cluster) PutPodGroup(pg *podgroup.PodGroup) {
+	if pg == nil {
+		return
+	}
 	obj := pg.DeepCopy()
 	job := ""
 	for _, o := range obj.OwnerReferences {
@@ -530,6 +533,9 @@ func (c *Cluster) ClaimExists(namespace, name string) (bool, error) {
 // write of the main resource; job is left holding the new
 // resourceVersion.
 func (c *Cluster) UpdateJob(job *vcjob.Job) error {
+	if job == nil {
+		return statemachine.ErrNoJob
+	}
 	prev := c.jobs[key(job.Namespace, job.Name)]
 	if prev == nil {
 		return fmt.Errorf("memcluster: job %s/%s not found", job.Namespace, job.Name)

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -64,6 +65,9 @@ type Options struct {
 
 // RunWith is Run with options.
 func RunWith(job *vcjob.Job, script []Command, o Observer, opts Options) error {
+	if job == nil || o == nil {
+		return errors.New("scenario: a job and an observer are needed")
+	}
 	job = job.DeepCopy()
 	if job.UID == "" {
 		// A manifest has no UID yet; the API server would give it one.

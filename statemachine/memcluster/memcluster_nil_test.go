@@ -1,0 +1,20 @@
+package memcluster
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/vcjob/vcjob/statemachine"
+)
+
+// Nil objects are refused or ignored, never a panic.
+func TestNilObjects(t *testing.T) {
+	c := New(metav1.NewTime(time.Unix(0, 0)))
+	c.PutPodGroup(nil)
+	if err := c.UpdateJob(nil); !errors.Is(err, statemachine.ErrNoJob) {
+		t.Errorf("UpdateJob(nil) = %v, want ErrNoJob", err)
+	}
+}
