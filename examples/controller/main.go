@@ -47,6 +47,9 @@ type options struct {
 	burst          int
 	pprof          bool
 	semantics      string
+	coalesce       bool
+	statusHold     time.Duration
+	compression    bool
 	queueChecks    bool
 }
 
@@ -68,6 +71,9 @@ func main() {
 	flag.BoolVar(&o.pprof, "pprof", false, "Also serve Go's profiling endpoints under /debug/pprof/ on the metrics address.")
 	flag.BoolVar(&o.queueChecks, "queue-checks", false, "Refuse jobs whose queue Volcano's webhook would refuse (missing, not Open, not a leaf, root), from an informer on Volcano's Queues.")
 	flag.StringVar(&o.semantics, "semantics", "volcano", "The decisions' semantics: volcano, corrected, or corrections by name, comma-separated (vcjob.ParseSemantics); a job's vcjob.dev/semantics annotation applies on top.")
+	flag.BoolVar(&o.coalesce, "coalesce-status", true, "Send a status that only moves pod counts, or that of a finished job (whose every request is a kill bumping status.version), once per pass over the worker's queue; the final status is the same, the states in between are not sent. false writes every one, as Volcano's controller does.")
+	flag.DurationVar(&o.statusHold, "status-hold", 500*time.Millisecond, "With --coalesce-status: how long a held-back status waits for more before it is sent (a phase change, or a pod written for the job, sends it at once); 0 sends it once the worker has gone through what its queue held.")
+	flag.BoolVar(&o.compression, "kube-api-compression", false, "Ask the API server for gzip-compressed responses, watch streams included (client-go's default): it saves bandwidth on a slow link and costs CPU at both ends for every event; a controller next to its API server does better without.")
 	flag.Parse()
 
 	err := run(o)
@@ -90,6 +96,7 @@ func run(o options) error {
 	}
 	cfg.QPS, cfg.Burst = float32(o.qps), o.burst
 	cfg.UserAgent = "vcjob-controller"
+	cfg.DisableCompression = !o.compression
 	metrics := controller.NewMetrics()
 	metrics.RegisterClientGoMetrics()
 	cfg.Wrap(controller.CountRequests(metrics))
@@ -156,7 +163,7 @@ func run(o options) error {
 				return err
 			}
 		}
-		c, err := controller.New(controller.Config{Kube: kube, Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics, Semantics: sem, Queues: queues})
+		c, err := controller.New(controller.Config{Kube: kube, Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics, Semantics: sem, Queues: queues, CoalesceStatus: o.coalesce, StatusHold: o.statusHold})
 		if err != nil {
 			return err
 		}

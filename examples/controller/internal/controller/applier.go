@@ -396,12 +396,33 @@ func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 	// status again. The job's status is the cache's, which holds at least
 	// this controller's own last write (StatusWritten), and only this
 	// controller writes job status.
-	if equality.Semantic.DeepEqual(&job.Status, status) {
+	if statusEqual(&job.Status, status) {
 		a.Metrics.Inc(MetricStatusWritesSkipped)
 		return nil
 	}
-	// The encoder only reads: a shallow copy with the new status will do,
-	// rather than a copy of the whole job, templates and all.
+	return a.writeStatus(job, status)
+}
+
+// ClaimExists implements statemachine.Applier: whether a volume claim of
+// that name exists (NotFound is false). The library asks only while it
+// draws a name for a volume that has none, when a job is initiated.
+func (a *Applier) ClaimExists(namespace, name string) (bool, error) {
+	ctx, cancel := a.ctx()
+	defer cancel()
+	_, err := a.Kube.CoreV1().PersistentVolumeClaims(namespace).Get(ctx, name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// statusEqual reports whether two statuses are the same to the API server.
+func statusEqual(a, b *vcjob.JobStatus) bool { return equality.Semantic.DeepEqual(a, b) }
+
+// writeStatus sends status for job to the status subresource. The encoder
+// only reads: a shallow copy of the job with the new status will do,
+// rather than a copy of the whole job, templates and all.
+func (a *Applier) writeStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 	next := *job
 	next.Status = *status
 	ctx, cancel := a.ctx()
@@ -418,19 +439,6 @@ func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 		a.StatusWritten(PrepareJob(out))
 	}
 	return nil
-}
-
-// ClaimExists implements statemachine.Applier: whether a volume claim of
-// that name exists (NotFound is false). The library asks only while it
-// draws a name for a volume that has none, when a job is initiated.
-func (a *Applier) ClaimExists(namespace, name string) (bool, error) {
-	ctx, cancel := a.ctx()
-	defer cancel()
-	_, err := a.Kube.CoreV1().PersistentVolumeClaims(namespace).Get(ctx, name, metav1.GetOptions{})
-	if apierrors.IsNotFound(err) {
-		return false, nil
-	}
-	return err == nil, err
 }
 
 // UpdateJob implements statemachine.Applier: the job itself is written

@@ -80,12 +80,23 @@ type fixture struct {
 
 func newFixture(t *testing.T, job *vcjob.Job) *fixture {
 	t.Helper()
+	return newFixtureWith(t, job, nil)
+}
+
+// newFixtureWith is newFixture with the controller's Config changed by
+// configure first.
+func newFixtureWith(t *testing.T, job *vcjob.Job, configure func(*Config)) *fixture {
+	t.Helper()
 	f := &fixture{t: t, kube: fake.NewClientset()}
 	f.vc = NewFakeVolcano()
 	fast := func() workqueue.TypedRateLimiter[item] {
 		return workqueue.NewTypedItemExponentialFailureRateLimiter[item](time.Millisecond, 10*time.Millisecond)
 	}
-	c, err := New(Config{Kube: f.kube, Volcano: f.vc, Workers: 1, MaxRequeue: 2, RateLimiter: fast})
+	cfg := Config{Kube: f.kube, Volcano: f.vc, Workers: 1, MaxRequeue: 2, RateLimiter: fast}
+	if configure != nil {
+		configure(&cfg)
+	}
+	c, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,6 +55,19 @@ type Config struct {
 	// queue exists, is Open, is a leaf and is not root); the controller
 	// runs its informer. nil skips them, as validation does by default.
 	Queues *Queues
+	// CoalesceStatus holds back the status writes of finished jobs
+	// (Completed, Failed, Terminated: every request is a kill that bumps
+	// status.version) and those that only move pod counts, and sends the
+	// last of them once the worker has gone through what its queue held
+	// (coalesce.go). The final status is the same; the states in between
+	// are not sent. Off, every step writes its status, as Volcano's
+	// controller does.
+	CoalesceStatus bool
+	// StatusHold is how long a held-back status waits before it is sent
+	// (a status written at once, or a pod written for the job, sends it
+	// earlier); 0 sends it once the worker has gone through what its
+	// queue held when the status was held back.
+	StatusHold time.Duration
 	// Semantics are the decisions' semantics (vcjob.Semantics; each job's
 	// vcjob.dev/semantics annotation applies on top). The zero value is
 	// Volcano's.

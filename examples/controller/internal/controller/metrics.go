@@ -54,14 +54,17 @@ const (
 	// MetricStatusWritesSkipped counts status writes not sent because the
 	// job already had that status.
 	MetricStatusWritesSkipped = "vcjob_controller_status_writes_skipped_total"
-	MetricJobWrites           = "vcjob_controller_job_writes_total"
-	MetricInformerEvents      = "vcjob_controller_informer_events_total"
-	MetricDeleteRetries       = "vcjob_controller_pod_delete_retries_total"
-	MetricCommands            = "vcjob_controller_commands_total"
-	MetricInvalidJobs         = "vcjob_controller_invalid_jobs_total"
-	MetricProcessCPU          = "process_cpu_seconds_total"
-	MetricProcessUserCPU      = "process_cpu_user_seconds_total"
-	MetricProcessSystemCPU    = "process_cpu_system_seconds_total"
+	// MetricStatusWritesDeferred counts status writes held back and sent
+	// with the job's next one (Config.CoalesceStatus).
+	MetricStatusWritesDeferred = "vcjob_controller_status_writes_deferred_total"
+	MetricJobWrites            = "vcjob_controller_job_writes_total"
+	MetricInformerEvents       = "vcjob_controller_informer_events_total"
+	MetricDeleteRetries        = "vcjob_controller_pod_delete_retries_total"
+	MetricCommands             = "vcjob_controller_commands_total"
+	MetricInvalidJobs          = "vcjob_controller_invalid_jobs_total"
+	MetricProcessCPU           = "process_cpu_seconds_total"
+	MetricProcessUserCPU       = "process_cpu_user_seconds_total"
+	MetricProcessSystemCPU     = "process_cpu_system_seconds_total"
 )
 
 // counterDefs are the counters every scrape shows (at 0 until counted),
@@ -81,6 +84,7 @@ var counterDefs = []struct {
 	{MetricDelayCancelled, "Delayed actions cancelled (by a pod event, a same-level action or the job's deletion).", nil},
 	{MetricStatusWrites, "Job status writes that succeeded.", nil},
 	{MetricStatusWritesSkipped, "Job status writes not sent because the job already had that status.", nil},
+	{MetricStatusWritesDeferred, "Job status writes held back and sent with the job's next one (a finished job's kills, pod counts).", nil},
 	{MetricJobWrites, "Job writes (generated claim names written into the spec) that succeeded.", nil},
 	{MetricInformerEvents, "Informer notifications handled, by kind and type.", []string{"kind", "type"}},
 	{MetricDeleteRetries, "Retries of pod deletes that had failed, by outcome.", []string{"outcome"}},

@@ -24,6 +24,8 @@ const (
 	kindTick
 	// kindForget: the job Req names was deleted; drop its delayed actions.
 	kindForget
+	// kindFlush: write the job's deferred status (coalesce.go).
+	kindFlush
 )
 
 // item is one entry of a worker's queue. It is comparable, so the queue
@@ -49,6 +51,10 @@ type shard struct {
 
 	timer *time.Timer
 	armed time.Time
+
+	// pending are status writes held back, by job key
+	// (Config.CoalesceStatus; coalesce.go).
+	pending map[string]*pendingStatus
 }
 
 func newShard(id int, c *Controller) *shard {
@@ -56,17 +62,22 @@ func newShard(id int, c *Controller) *shard {
 	if c.cfg.RateLimiter != nil {
 		rl = c.cfg.RateLimiter()
 	}
-	return &shard{
+	s := &shard{
 		id: id, c: c,
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[item]{
 			Name: fmt.Sprintf("jobs-%d", id), MetricsProvider: c.metrics.WorkqueueMetrics()}),
-		step: &worker.Step{Jobs: c.jobs, Delays: delay.New(), Cluster: &statemachine.Applied{
-			Applier: c.applier, Plugins: c.plugins, Priorities: c.priority,
-			// Claim names nobody can predict, as Volcano's.
-			Names:     statemachine.RandomNames(),
-			Semantics: c.cfg.Semantics,
-		}},
 	}
+	var applier statemachine.Applier = c.applier
+	if c.cfg.CoalesceStatus {
+		applier = shardApplier{Applier: c.applier, s: s}
+	}
+	s.step = &worker.Step{Jobs: c.jobs, Delays: delay.New(), Cluster: &statemachine.Applied{
+		Applier: applier, Plugins: c.plugins, Priorities: c.priority,
+		// Claim names nobody can predict, as Volcano's.
+		Names:     statemachine.RandomNames(),
+		Semantics: c.cfg.Semantics,
+	}}
+	return s
 }
 
 func (s *shard) run(ctx context.Context) {
@@ -74,6 +85,10 @@ func (s *shard) run(ctx context.Context) {
 		if s.timer != nil {
 			s.timer.Stop()
 		}
+		// What was held back is written before the worker stops (a lost
+		// lease cancels ctx too: then the API server's conflict check
+		// refuses a write the next leader has overtaken).
+		s.flushAll()
 	}()
 	for {
 		it, shutdown := s.queue.Get()
@@ -95,12 +110,16 @@ func (s *shard) handle(it item) {
 	case kindTick:
 		s.armed = time.Time{}
 		s.fireDue()
+	case kindFlush:
+		s.flushItem(it)
 	case kindForget:
+		delete(s.pending, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
 		if dropped := s.step.Delays.ForgetJob(it.Req.Namespace, it.Req.JobName); len(dropped) > 0 {
 			s.c.metrics.Add(MetricDelayCancelled, float64(len(dropped)))
 			klog.V(2).InfoS("Dropped delayed actions of a deleted job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName), "count", len(dropped))
 		}
 	default:
+		s.overlay(it.Req.Namespace, it.Req.JobName)
 		rec := s.step.Process(it.Req, s.c.now())
 		s.record(rec)
 		if rec.Err != nil {
@@ -140,6 +159,7 @@ func (s *shard) failed(it item, rec worker.Record) {
 func (s *shard) fireDue() {
 	now := s.c.now()
 	for _, e := range s.step.Delays.Due(now) {
+		s.overlay(e.Request.Namespace, e.Request.JobName)
 		rec := s.step.Fire(e, now)
 		s.c.metrics.Inc(MetricDelayFired, "action", string(e.Action))
 		s.record(rec)
