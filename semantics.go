@@ -53,6 +53,14 @@ type Semantics struct {
 	// OutOfSyncCountedOnce: a sync counts an out-of-sync pod it deletes
 	// once, as terminating. Volcano counts it by its phase as well.
 	OutOfSyncCountedOnce bool `json:"outOfSyncCountedOnce,omitempty"`
+	// FinishedPodsOnAdd: a pod the cache first sees already Failed raises
+	// PodFailed with its exit code, and one already Succeeded whose task
+	// is completed raises TaskCompleted, as seeing the pod finish would
+	// have. A pod finishes unseen when it does so while the controller is
+	// down (a restart, a new leader) or between a watch's end and the
+	// relist. Volcano raises PodPending for it, and the failure's policy
+	// never runs: a job whose other pods keep running never restarts.
+	FinishedPodsOnAdd bool `json:"finishedPodsOnAdd,omitempty"`
 }
 
 // Corrected is the profile with every correction on. The zero Semantics is Volcano's.
@@ -114,6 +122,10 @@ var semanticsSwitches = [...]SemanticsSwitch{
 		Volcano:   "a sync counts an out-of-sync pod it deletes twice: by its phase and as terminating",
 		Corrected: "it is counted once, as terminating",
 		field:     func(s *Semantics) *bool { return &s.OutOfSyncCountedOnce }},
+	{Name: "finished-pods-on-add", Field: "FinishedPodsOnAdd",
+		Volcano:   "a pod first seen already Failed or Succeeded (it finished while the controller was down, or between a watch and its relist) raises PodPending: its failure or its task's completion is never acted on",
+		Corrected: "it raises PodFailed with its exit code, or TaskCompleted when its task is completed, as seeing it finish would have",
+		field:     func(s *Semantics) *bool { return &s.FinishedPodsOnAdd }},
 }
 
 // SemanticsSwitches lists the corrections, in the order String names them.

@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"fmt"
+
 	"reflect"
 	"strconv"
 
@@ -94,16 +96,43 @@ func PodUpdateEvent(ji *vcjob.JobInfo, old, new *corev1.Pod) (vcjob.Event, int32
 	return vcjob.OutOfSyncEvent, 0
 }
 
-// OnPodAdd caches a new pod and returns its request.
+// OnPodAdd caches a new pod and returns its request. Under
+// vcjob.Semantics.FinishedPodsOnAdd (c.Semantics, or the job's
+// annotation) a pod that arrives finished raises the event its finishing
+// would have (FinishedPodAddEvent).
 func (c *Cache) OnPodAdd(pod *corev1.Pod) (vcjob.Request, bool) {
 	req, ok := PodRequest(pod)
 	if !ok {
 		return req, false
 	}
+	c.mu.Lock()
 	// A pod the cache cannot hold still raises its request, as in Volcano.
-	_ = c.AddPod(pod)
+	ji, err := c.addPod(ref{req.Namespace, req.JobName}, pod)
 	req.Event = PodAddEvent(pod)
+	if err == nil && ji.Job != nil && req.Event == vcjob.PodPendingEvent && c.Semantics.For(ji.Job).FinishedPodsOnAdd {
+		req.Event, req.ExitCode = FinishedPodAddEvent(ji, pod)
+	}
+	c.mu.Unlock()
+	if req.Event == vcjob.PodFailedEvent {
+		req.Disrupted = vcjob.Disrupted(pod)
+	}
 	return req, true
+}
+
+// FinishedPodAddEvent is the event of a pod that appears already finished,
+// under vcjob.Semantics.FinishedPodsOnAdd, judged on ji, the job info that
+// already holds it: PodFailed with the first container's exit code for a
+// Failed pod, TaskCompleted for a Succeeded pod whose task is completed,
+// as PodUpdateEvent judges the pod's move there; PodPending otherwise.
+func FinishedPodAddEvent(ji *vcjob.JobInfo, pod *corev1.Pod) (vcjob.Event, int32) {
+	if pod.Status.Phase != corev1.PodFailed && pod.Status.Phase != corev1.PodSucceeded {
+		return PodAddEvent(pod), 0
+	}
+	before := corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodPending}}
+	if ev, code := PodUpdateEvent(ji, &before, pod); ev != vcjob.OutOfSyncEvent {
+		return ev, code
+	}
+	return PodAddEvent(pod), 0
 }
 
 // OnPodUpdate caches a changed pod and returns its request; an update that
@@ -153,6 +182,49 @@ func (c *Cache) OnJobAdd(job *vcjob.Job) (vcjob.Request, bool, error) {
 		return vcjob.Request{}, false, ErrNoJobInObject
 	}
 	return jobRequest(job), true, c.Add(job)
+}
+
+// OnJobAddWithPods is OnJobAdd followed, under
+// vcjob.Semantics.FinishedPodsOnAdd, by the requests of the finished pods
+// that arrived before their job: their own add raised PodPending, with no
+// job to judge them by (a controller starting up lists pods and jobs at
+// the same time). Each gets the event FinishedPodAddEvent gives it; pods
+// that are not finished raise nothing more. The job's request comes first.
+func (c *Cache) OnJobAddWithPods(job *vcjob.Job) ([]vcjob.Request, error) {
+	if job == nil {
+		return nil, ErrNoJobInObject
+	}
+	out := []vcjob.Request{jobRequest(job)}
+	err := c.withJob(job, func(key ref, e *entry) error {
+		if e != nil && e.info.Job != nil && !e.deleted {
+			return fmt.Errorf("cache: add job %s: %w", key, ErrExists)
+		}
+		early := e != nil && e.info.Job == nil
+		if e == nil {
+			e = &entry{info: &vcjob.JobInfo{Namespace: job.Namespace, Name: job.Name}}
+			c.jobs[key] = e
+		}
+		e.info.SetJob(job)
+		e.deleted = false
+		if !early || !c.Semantics.For(job).FinishedPodsOnAdd {
+			return nil
+		}
+		for _, pod := range e.info.Pods() {
+			req, ok := PodRequest(pod)
+			if !ok || OutOfSync(pod) {
+				continue
+			}
+			if req.Event, req.ExitCode = FinishedPodAddEvent(e.info, pod); req.Event == vcjob.PodPendingEvent {
+				continue
+			}
+			if req.Event == vcjob.PodFailedEvent {
+				req.Disrupted = vcjob.Disrupted(pod)
+			}
+			out = append(out, req)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // OnJobUpdate caches a changed job and returns the request to sync it when

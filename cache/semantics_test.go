@@ -1,6 +1,8 @@
 package cache_test
 
 import (
+	corev1 "k8s.io/api/core/v1"
+
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,4 +44,68 @@ func TestPodGroupRequestsCurrentVersion(t *testing.T) {
 			assert.Equal(t, vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.JobUnknownEvent, JobVersion: tc.want}, req)
 		})
 	}
+}
+
+// A pod first seen finished raises PodPending in Volcano (the failure is
+// never acted on); under FinishedPodsOnAdd it raises what seeing it
+// finish would have.
+func TestFinishedPodsOnAdd(t *testing.T) {
+	failed := func(code int32) func(*corev1.Pod) {
+		return func(p *corev1.Pod) {
+			p.Status.Phase = corev1.PodFailed
+			p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "c", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}}}}
+		}
+	}
+	succeeded := func(p *corev1.Pod) { p.Status.Phase = corev1.PodSucceeded }
+	outOfSync := func(p *corev1.Pod) {
+		failed(3)(p)
+		p.Annotations[vcjob.PodOutOfSyncKey] = "true"
+	}
+	for _, tc := range []struct {
+		name       string
+		base       vcjob.Semantics
+		annotation string
+		others     []*corev1.Pod // pods the cache holds already
+		pod        func(*corev1.Pod)
+		want       vcjob.Event
+		code       int32
+	}{
+		{"volcano: a failed pod is PodPending", vcjob.Semantics{}, "", nil, failed(3), vcjob.PodPendingEvent, 0},
+		{"a failed pod is PodFailed with its exit code", vcjob.Semantics{FinishedPodsOnAdd: true}, "", nil, failed(3), vcjob.PodFailedEvent, 3},
+		{"the job's annotation asks for it", vcjob.Semantics{}, "finished-pods-on-add", nil, failed(137), vcjob.PodFailedEvent, 137},
+		{"the job asks for Volcano's", vcjob.Corrected(), "volcano", nil, failed(3), vcjob.PodPendingEvent, 0},
+		{"a succeeded pod completing its task is TaskCompleted", vcjob.Corrected(), "",
+			[]*corev1.Pod{next(testPod("j", "w", 1, corev1.PodSucceeded), func(*corev1.Pod) {})}, succeeded, vcjob.TaskCompletedEvent, 0},
+		{"a succeeded pod of an unfinished task is PodPending", vcjob.Corrected(), "", nil, succeeded, vcjob.PodPendingEvent, 0},
+		{"a running pod is PodPending", vcjob.Corrected(), "", nil, func(p *corev1.Pod) { p.Status.Phase = corev1.PodRunning }, vcjob.PodPendingEvent, 0},
+		{"an out-of-sync pod is OutOfSync", vcjob.Corrected(), "", nil, outOfSync, vcjob.OutOfSyncEvent, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cache.New()
+			c.Semantics = tc.base
+			job := testJob("j", "1")
+			if tc.annotation != "" {
+				job.Annotations = map[string]string{vcjob.SemanticsAnnotation: tc.annotation}
+			}
+			require.NoError(t, c.Add(job))
+			for _, p := range tc.others {
+				require.NoError(t, c.AddPod(p))
+			}
+			pod := testPod("j", "w", 0, corev1.PodPending)
+			tc.pod(pod)
+			req, ok := c.OnPodAdd(pod)
+			require.True(t, ok)
+			assert.Equal(t, tc.want, req.Event)
+			assert.Equal(t, tc.code, req.ExitCode)
+		})
+	}
+	t.Run("a pod whose job is not cached yet is PodPending", func(t *testing.T) {
+		c := cache.New()
+		c.Semantics = vcjob.Corrected()
+		pod := testPod("j", "w", 0, corev1.PodPending)
+		failed(3)(pod)
+		req, ok := c.OnPodAdd(pod)
+		require.True(t, ok)
+		assert.Equal(t, vcjob.PodPendingEvent, req.Event)
+	})
 }

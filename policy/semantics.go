@@ -75,7 +75,8 @@ func (d Difference) String() string {
 
 // Compare lists, row by row of Explain(job), where the semantics sem
 // decide otherwise than Volcano, and, at the end, the job-wide
-// differences (finished jobs left alone, out-of-sync pods counted once).
+// differences (finished jobs left alone, out-of-sync pods counted once,
+// pods first seen finished).
 // With the zero Semantics it lists nothing.
 func Compare(job *vcjob.Job, sem vcjob.Semantics) []Difference {
 	if job == nil || sem.IsVolcano() {
@@ -127,6 +128,10 @@ func Compare(job *vcjob.Job, sem vcjob.Semantics) []Difference {
 	if sem.OutOfSyncCountedOnce {
 		out = append(out, Difference{Event: "sync with an out-of-sync pod", Switch: "out-of-sync-counted-once",
 			Volcano: "counted by its phase and as terminating", Other: "counted as terminating only"})
+	}
+	if sem.FinishedPodsOnAdd {
+		out = append(out, Difference{Event: "a pod first seen finished", Switch: "finished-pods-on-add",
+			Volcano: "PodPending: its failure or its task's completion is never acted on", Other: "PodFailed with its exit code, or TaskCompleted"})
 	}
 	return out
 }

@@ -28,6 +28,7 @@ func TestCompare(t *testing.T) {
 		"delays-by-pod-uid":                 {"worker PodEvicted"},
 		"abort-while-restarting":            {" command AbortJob"},
 		"count-finished-after-kill":         {" command AbortJob", " command TerminateJob", " command CompleteJob"},
+		"finished-pods-on-add":              {" a pod first seen finished"},
 		"resume-keeps-retries":              {" command ResumeJob"},
 		"leave-finished-jobs":               {" any, once finished"},
 		"out-of-sync-counted-once":          {" sync with an out-of-sync pod"},

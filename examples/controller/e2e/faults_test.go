@@ -172,6 +172,7 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // a terminal phase (by etcd revision, which orders all of one etcd).
 type faultRecord struct {
 	mu         sync.Mutex
+	restarting map[string]bool // jobs seen Restarting
 	version    map[string]int32
 	retries    map[string]int32
 	terminalRV map[string]int64 // job -> revision of its first terminal status
@@ -198,7 +199,7 @@ func terminal(p vcjob.JobPhase) bool {
 func recordFaults(t *testing.T, ns string) *faultRecord {
 	t.Helper()
 	rec := &faultRecord{version: map[string]int32{}, retries: map[string]int32{}, terminalRV: map[string]int64{},
-		live: map[string]string{}, final: map[string]*vcjob.Job{}}
+		live: map[string]string{}, final: map[string]*vcjob.Job{}, restarting: map[string]bool{}}
 	ctx, cancel := context.WithCancel(bg)
 	t.Cleanup(cancel)
 	jobs := dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, ns, nil).ForResource(controller.JobsResource).Informer()
@@ -221,6 +222,9 @@ func recordFaults(t *testing.T, ns string) *faultRecord {
 			rec.violations = append(rec.violations, fmt.Sprintf("job %s: retryCount went from %d to %d", j.Name, r, j.Status.RetryCount))
 		}
 		rec.version[j.Name], rec.retries[j.Name] = j.Status.Version, j.Status.RetryCount
+		if j.Status.State.Phase == vcjob.Restarting {
+			rec.restarting[j.Name] = true
+		}
 		if _, seen := rec.terminalRV[j.Name]; !seen && terminal(j.Status.State.Phase) {
 			rec.terminalRV[j.Name] = rv
 		}
@@ -288,11 +292,34 @@ func (r *faultRecord) check() []string {
 	return out
 }
 
-// faultRun drives TestLoad's workload in a fresh namespace, with the
+// faultJob is TestLoad's job with a restart: a pod that fails with exit
+// code 3 restarts the whole job (on the job's first try the simulator
+// fails task index 0 while the other pods keep running), so every job
+// goes Running, Restarting, Pending, Running, Completed, and ends with
+// retryCount 1.
+func faultJob(name string, replicas int) string {
+	return loadJob(name, replicas) + `  policies:
+  - exitCode: 3
+    action: RestartJob
+`
+}
+
+// faultSemantics is the controller's --semantics in TestFaults:
+// finished-pods-on-add, or E2E_FAULT_SEMANTICS ("volcano" shows the jobs
+// that never restart).
+func faultSemantics() string {
+	if s := os.Getenv("E2E_FAULT_SEMANTICS"); s != "" {
+		return s
+	}
+	return "finished-pods-on-add"
+}
+
+// faultRun drives faultJob's workload in a fresh namespace, with the
 // controller behind the proxy when p is not nil, killed with SIGKILL and
-// started again once killAt of the pods have been created, and
-// kube-apiserver restarted (etcd keeps its data) once restartAt of them
-// have.
+// started again once killAt of the jobs have been seen Restarting (a wave
+// of restarts is being killed), and kube-apiserver restarted (etcd keeps
+// its data) once restartAt × jobs × pods pods have been created (every
+// job creates its pods twice).
 func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt float64) (map[string]*vcjob.Job, []string, float64) {
 	ns := newNamespace(t, "fault")
 	rec := recordFaults(t, ns)
@@ -300,32 +327,46 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 	if p != nil {
 		kc = p.kubeconfig(t)
 	}
-	args := []string{"--workers=4", "--kube-api-qps=200", "--kube-api-burst=400", "-v=1"}
+	// A pod of index 0 that fails while the controller is down (killed)
+	// or between a cut watch and its relist is first seen Failed: under
+	// Volcano's semantics that raises PodPending, the restart never
+	// happens and the job runs on forever. The finished-pods-on-add
+	// correction raises the PodFailed its failing would have.
+	args := []string{"--workers=4", "--kube-api-qps=200", "--kube-api-burst=400", "-v=1", "--semantics=" + faultSemantics()}
 	if p != nil {
 		p.enabled.Store(true) // the informers' first lists and watches meet faults too
 		defer p.enabled.Store(false)
 	}
 	ctrl := startControllerWith(t, "ctrl", kc, args...)
 	time.Sleep(time.Second)
-	sim.setMode(ns, mode{Admit: true, Bind: true, Start: true, Complete: true})
+	sim.setMode(ns, mode{Admit: true, Bind: true, Start: true, Complete: true, FailFirstTry: true})
 	for i := 0; i < shape.jobs; i++ {
-		if _, err := createJobE(ns, loadJob(fmt.Sprintf("load-%03d", i), shape.pods)); err != nil {
+		if _, err := createJobE(ns, faultJob(fmt.Sprintf("load-%03d", i), shape.pods)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	givenUp := 0.0
 	if killAt > 0 {
-		want := int(killAt * float64(shape.jobs*shape.pods))
-		eventually(t, 5*time.Minute, "pods created before the kill", func() (bool, string) {
+		want := max(1, int(killAt*float64(shape.jobs)))
+		eventually(t, 5*time.Minute, "jobs Restarting before the kill", func() (bool, string) {
 			rec.mu.Lock()
-			n := len(rec.podAdds)
-			rec.mu.Unlock()
+			defer rec.mu.Unlock()
+			n, done := len(rec.restarting), 0
+			for _, j := range rec.final {
+				if terminal(j.Status.State.Phase) {
+					done++
+				}
+			}
+			if done == shape.jobs {
+				t.Errorf("every job ended before %d of them had been seen Restarting (%d were)", want, n)
+				return true, ""
+			}
 			return n >= want, fmt.Sprintf("%d of %d", n, want)
 		})
 		givenUp += sum(ctrl.metrics(), controller.MetricGiveUps)
 		_ = ctrl.cmd.Process.Kill()
 		<-ctrl.done
-		t.Logf("FAULTS controller SIGKILLed after %d pods created; starting another", want)
+		t.Logf("FAULTS controller SIGKILLed once %d jobs had been seen Restarting; starting another", want)
 		ctrl = startControllerWith(t, "ctrl-2", kc, args...)
 	}
 	if restartAt > 0 {
@@ -396,7 +437,7 @@ func TestFaults(t *testing.T) {
 	})
 	p := newFaultProxy(t, seed, share)
 	t.Run("faults", func(t *testing.T) {
-		faulty, violations, givenUp = faultRun(t, shape, p, 0.4, 0.7)
+		faulty, violations, givenUp = faultRun(t, shape, p, 0.25, 1.4)
 	})
 	if clean == nil || faulty == nil {
 		t.Fatal("a run did not finish")
@@ -425,7 +466,14 @@ func TestFaults(t *testing.T) {
 	for _, k := range append([]string{"watch-cut"}, faultKinds...) {
 		injected = append(injected, fmt.Sprintf("%s %d", k, p.injected[k].Load()))
 	}
-	t.Logf("FAULTS seed %d, share %.2f of mutating requests, %dx%d, controller SIGKILLed once, kube-apiserver restarted once: injected %v", seed, share, shape.jobs, shape.pods, injected)
+	restarted := 0
+	for _, j := range faulty {
+		if j.Status.RetryCount > 0 {
+			restarted++
+		}
+	}
+	t.Logf("FAULTS seed %d, share %.2f of mutating requests, %dx%d, every job restarted once (%d with retryCount > 0), controller SIGKILLed once mid-wave, kube-apiserver restarted once: injected %v",
+		seed, share, shape.jobs, shape.pods, restarted, injected)
 	t.Logf("FAULTS jobs checked %d, violations %d", len(names), len(violations))
 	for _, v := range violations {
 		t.Error(v)

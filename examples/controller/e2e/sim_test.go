@@ -37,6 +37,11 @@ type mode struct {
 	Start bool
 	// Complete: Running pods go Succeeded (exit code 0).
 	Complete bool
+	// FailFirstTry: on its job's first try (job-retry-count 0), a Running
+	// pod of task index 0 ends Failed with exit code 3 and the others keep
+	// running (a worker crashed while the rest work on); from the second
+	// try on, Complete applies.
+	FailFirstTry bool
 }
 
 const simNode = "sim-node-1"
@@ -214,7 +219,14 @@ func (c *cluster) syncPod(ctx context.Context, k simKey) error {
 		}
 		return ignoreGone(err)
 	case pod.Status.Phase == corev1.PodRunning && m.Complete:
-		err := setPodStatus(ctx, c.kube, pod, corev1.PodSucceeded, 0)
+		phase, code := corev1.PodSucceeded, int32(0)
+		if m.FailFirstTry && pod.Annotations[vcjob.JobRetryCountKey] == "0" {
+			if pod.Annotations[vcjob.TaskIndexKey] != "0" {
+				return nil // runs on until the restart kills it
+			}
+			phase, code = corev1.PodFailed, 3
+		}
+		err := setPodStatus(ctx, c.kube, pod, phase, code)
 		if err == nil {
 			c.completions.Add(1)
 		}

@@ -95,6 +95,7 @@ var _ statemachine.Applier = shardApplier{}
 // held back.
 func (a shardApplier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 	key := vcjob.JobKey(job.Namespace, job.Name)
+	a.s.rebase(key, job)
 	if !coalescing(&job.Status, status) {
 		if err := a.Applier.UpdateStatus(job, status); err != nil {
 			return err
@@ -134,10 +135,24 @@ func (a shardApplier) DeletePod(pod *corev1.Pod) error {
 // UpdateJob implements statemachine.Applier, after the job's deferred
 // status is written.
 func (a shardApplier) UpdateJob(job *vcjob.Job) error {
-	if err := a.s.flush(vcjob.JobKey(job.Namespace, job.Name)); err != nil {
+	key := vcjob.JobKey(job.Namespace, job.Name)
+	if err := a.s.flush(key); err != nil {
 		return err
 	}
+	a.s.rebase(key, job)
 	return a.Applier.UpdateJob(job)
+}
+
+// rebase moves job, the step's copy, onto the resourceVersion of a status
+// this step's flush wrote (before a pod write) over the very object the
+// step started from: that write sent the status the step holds, and
+// without the move the step's own write would conflict with it. A job
+// the flush did not start from is left as it is (its write conflicts, as
+// it should: someone else changed the job).
+func (s *shard) rebase(key string, job *vcjob.Job) {
+	if f, ok := s.flushed[key]; ok && job.ResourceVersion == f.from {
+		job.ResourceVersion = f.to
+	}
 }
 
 // defer_ records job (holding the status to write) as key's pending
@@ -197,6 +212,7 @@ func (s *shard) flush(key string) error {
 		return nil
 	}
 	klog.V(4).InfoS("Writing a held-back status", "job", klog.KRef(ns, name), "version", status.Version)
+	from := job.ResourceVersion
 	err = s.c.applier.writeStatus(&job, &status)
 	switch {
 	case apierrors.IsNotFound(err):
@@ -206,8 +222,16 @@ func (s *shard) flush(key string) error {
 		return err
 	}
 	delete(s.pending, key)
+	if s.flushed == nil {
+		s.flushed = map[string]flushedWrite{}
+	}
+	s.flushed[key] = flushedWrite{from: from, to: job.ResourceVersion}
 	return nil
 }
+
+// flushedWrite is a held-back status a flush wrote during the current
+// item: over resourceVersion from, making to.
+type flushedWrite struct{ from, to string }
 
 // overlay puts key's deferred status back into the cache when the cache
 // holds another object for the job (the informer delivered the echo of an

@@ -214,6 +214,34 @@ func TestHeldBackStatusGoesOutBeforePods(t *testing.T) {
 	}
 }
 
+// A kill whose pod deletes first send the held-back counts writes its own
+// status on top of them, without a conflict with that write.
+func TestKillAfterHeldBackStatus(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f, log := coalescingFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	f.putPod(job, 0, corev1.PodRunning)
+	p1 := f.putPod(job, 1, corev1.PodRunning)
+	s := f.c.shards[0]
+	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)}) // the Running condition
+	done := p1.DeepCopy()
+	done.Status.Phase, done.ResourceVersion = corev1.PodSucceeded, "2"
+	f.c.jobs.OnPodUpdate(p1, done)
+	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)}) // counts: held back
+	log(true)
+	restart := request(vcjob.CommandIssuedEvent)
+	restart.Action = vcjob.RestartJobAction
+	s.handle(item{Kind: kindRequest, Req: restart})
+	if got := f.c.metrics.Get(MetricErrors); got != 0 {
+		t.Fatalf("failed steps = %v, want 0", got)
+	}
+	got := log(false)
+	want := []string{"status v0 Running running=1", "status v1 Restarting running=0"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("API calls %v, want %v", got, want)
+	}
+}
+
 // A status written at once (a change of phase) carries what was held back
 // and replaces it: the flush that follows has nothing to send.
 func TestPhaseChangeReplacesHeldBackStatus(t *testing.T) {

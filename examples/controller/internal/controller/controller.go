@@ -63,6 +63,14 @@ type Config struct {
 	// are not sent. Off, every step writes its status, as Volcano's
 	// controller does.
 	CoalesceStatus bool
+	// OrderedRetries: while a job's failed request waits to be retried,
+	// the job's later requests wait behind it, and go back on the queue
+	// in order once it has succeeded or been given up. A fault then delays
+	// a job's requests without reordering them. Off, later requests
+	// overtake the failed one, as in Volcano's queue: a restart whose pod
+	// delete failed half way can then meet a sync that judges the job on
+	// the half-killed pods (and fails it).
+	OrderedRetries bool
 	// StatusHold is how long a held-back status waits before it is sent
 	// (a status written at once, or a pod written for the job, sends it
 	// earlier); 0 sends it once the worker has gone through what its
@@ -311,12 +319,14 @@ func (c *Controller) admit(job *vcjob.Job) {
 		klog.ErrorS(errs.ToAggregate(), "Job is invalid; ignoring it", "job", klog.KObj(job))
 		return
 	}
-	req, ok, err := c.jobs.OnJobAdd(job)
+	// Under the finished-pods-on-add correction, the finished pods that
+	// arrived before their job raise their events now.
+	reqs, err := c.jobs.OnJobAddWithPods(job)
 	if err != nil {
 		// As in Volcano, the request is queued all the same.
 		klog.ErrorS(err, "Cannot cache job", "job", klog.KObj(job))
 	}
-	if ok {
+	for _, req := range reqs {
 		c.enqueue(req)
 	}
 }

@@ -55,6 +55,19 @@ type shard struct {
 	// pending are status writes held back, by job key
 	// (Config.CoalesceStatus; coalesce.go).
 	pending map[string]*pendingStatus
+	// flushed are the held-back statuses written during the current item
+	// (coalesce.go: rebase).
+	flushed map[string]flushedWrite
+	// held are the jobs whose failed request is being retried, with the
+	// requests that came after it (Config.OrderedRetries), by job key.
+	held map[string]*heldJob
+}
+
+// heldJob is a job whose request failed: until that request succeeds (or
+// is given up), the job's other requests wait, in order, behind it.
+type heldJob struct {
+	failed item
+	parked []item
 }
 
 func newShard(id int, c *Controller) *shard {
@@ -106,6 +119,7 @@ func (s *shard) run(ctx context.Context) {
 }
 
 func (s *shard) handle(it item) {
+	clear(s.flushed)
 	switch it.Kind {
 	case kindTick:
 		s.armed = time.Time{}
@@ -114,11 +128,16 @@ func (s *shard) handle(it item) {
 		s.flushItem(it)
 	case kindForget:
 		delete(s.pending, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
+		delete(s.held, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
 		if dropped := s.step.Delays.ForgetJob(it.Req.Namespace, it.Req.JobName); len(dropped) > 0 {
 			s.c.metrics.Add(MetricDelayCancelled, float64(len(dropped)))
 			klog.V(2).InfoS("Dropped delayed actions of a deleted job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName), "count", len(dropped))
 		}
 	default:
+		key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+		if s.park(key, it) {
+			return
+		}
 		s.overlay(it.Req.Namespace, it.Req.JobName)
 		rec := s.step.Process(it.Req, s.c.now())
 		s.record(rec)
@@ -127,6 +146,52 @@ func (s *shard) handle(it item) {
 			return
 		}
 		s.queue.Forget(it)
+		s.release(key, it)
+	}
+}
+
+// park keeps it back when its job has a failed request being retried
+// and it is not that request; it reports whether it did.
+func (s *shard) park(key string, it item) bool {
+	h := s.held[key]
+	if h == nil || h.failed == it {
+		return false
+	}
+	for _, p := range h.parked {
+		if p == it {
+			return true // waiting already, as the queue would merge it
+		}
+	}
+	h.parked = append(h.parked, it)
+	return true
+}
+
+// hold makes the job of it, a request that failed and is requeued, hold
+// its other requests back until it succeeds.
+func (s *shard) hold(key string, it item) {
+	if !s.c.cfg.OrderedRetries {
+		return
+	}
+	if s.held == nil {
+		s.held = map[string]*heldJob{}
+	}
+	if h := s.held[key]; h != nil {
+		h.failed = it
+		return
+	}
+	s.held[key] = &heldJob{failed: it}
+}
+
+// release puts back on the queue, in order, what waited behind it once it
+// has succeeded or been given up.
+func (s *shard) release(key string, it item) {
+	h := s.held[key]
+	if h == nil || h.failed != it {
+		return
+	}
+	delete(s.held, key)
+	for _, p := range h.parked {
+		s.queue.Add(p)
 	}
 }
 
@@ -134,11 +199,13 @@ func (s *shard) handle(it item) {
 // worker.Requeue says stop; then the job is terminated (worker.GiveUp) and
 // the request dropped, as Volcano's processNextReq does.
 func (s *shard) failed(it item, rec worker.Record) {
+	key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
 	n := s.queue.NumRequeues(it)
 	if worker.Requeue(n, s.c.cfg.MaxRequeue) {
 		s.c.metrics.Inc(MetricRequeues)
 		klog.V(2).InfoS("Step failed; requeued", "job", klog.KRef(it.Req.Namespace, it.Req.JobName),
 			"request", it.Req.String(), "requeues", n, "err", rec.Err)
+		s.hold(key, it)
 		s.queue.AddRateLimited(it)
 		return
 	}
@@ -151,6 +218,7 @@ func (s *shard) failed(it item, rec worker.Record) {
 		klog.ErrorS(give.Err, "Cannot terminate the job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName))
 	}
 	s.queue.Forget(it)
+	s.release(key, it)
 }
 
 // fireDue runs every delayed action that has come due. One that fails is
@@ -159,8 +227,17 @@ func (s *shard) failed(it item, rec worker.Record) {
 func (s *shard) fireDue() {
 	now := s.c.now()
 	for _, e := range s.step.Delays.Due(now) {
+		if h := s.held[vcjob.JobKey(e.Request.Namespace, e.Request.JobName)]; h != nil {
+			// Its job waits for a failed request: the action waits behind
+			// it, as a request carrying the action (same target).
+			req := e.Request
+			req.Action = e.Action
+			h.parked = append(h.parked, item{Kind: kindRequest, Req: req})
+			continue
+		}
 		s.overlay(e.Request.Namespace, e.Request.JobName)
 		rec := s.step.Fire(e, now)
+		clear(s.flushed)
 		s.c.metrics.Inc(MetricDelayFired, "action", string(e.Action))
 		s.record(rec)
 		if rec.Err != nil {
