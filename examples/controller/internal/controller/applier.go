@@ -32,8 +32,9 @@ type PodGroupGetter func(namespace, name string) (pg *podgroup.PodGroup, found b
 
 // Applier implements statemachine.Applier with client-go: the clientset
 // for pods, claims and the plugins' objects, the typed Volcano clients for
-// Jobs and PodGroups, and the PodGroup informer's lister for reads. It
-// holds no state of its own, so one Applier serves every worker.
+// Jobs and PodGroups, and the PodGroup informer's lister for reads. Its
+// only state is which of its own writes the informers have not shown yet
+// (inFlight, safe for concurrent use), so one Applier serves every worker.
 type Applier struct {
 	Kube    kubernetes.Interface
 	Volcano Volcano
@@ -49,6 +50,10 @@ type Applier struct {
 	Metrics      *Metrics
 	// Timeout bounds each API call (30 s when zero).
 	Timeout time.Duration
+
+	// recent are the pods created and PodGroups deleted that the
+	// informers have not shown yet (nil: none remembered).
+	recent *inFlight
 }
 
 var _ statemachine.Applier = (*Applier)(nil)
@@ -173,9 +178,19 @@ func specFields(spec *podgroup.Spec) (map[string]json.RawMessage, error) {
 // lister too).
 func (a *Applier) DeletePodGroup(job *vcjob.Job) (bool, error) {
 	name := podgroup.Name(job)
+	var uid types.UID
 	if a.PodGroups != nil {
-		if _, found, err := a.PodGroups(job.Namespace, name); err == nil && !found {
+		pg, found, err := a.PodGroups(job.Namespace, name)
+		if err == nil && !found {
 			return false, nil
+		}
+		if found {
+			// Deleted already by an earlier kill; the lister has not
+			// shown the delete yet.
+			if a.recent.podGroupDeleted(pg.UID) {
+				return false, nil
+			}
+			uid = pg.UID
 		}
 	}
 	ctx, cancel := a.ctx()
@@ -183,10 +198,12 @@ func (a *Applier) DeletePodGroup(job *vcjob.Job) (bool, error) {
 	err := a.Volcano.PodGroups(job.Namespace).Delete(ctx, name, metav1.DeleteOptions{})
 	switch {
 	case apierrors.IsNotFound(err):
+		a.recent.deletedPodGroup(uid)
 		return false, nil
 	case err != nil:
 		return false, err
 	}
+	a.recent.deletedPodGroup(uid)
 	return true, nil
 }
 
@@ -324,8 +341,14 @@ func (a *Applier) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
 }
 
 // CreatePod implements statemachine.Applier; AlreadyExists is success (the
-// informer had not shown the pod yet).
+// informer had not shown the pod yet). A pod this controller created that
+// the informer has not shown yet is not sent again: it would be answered
+// AlreadyExists.
 func (a *Applier) CreatePod(pod *corev1.Pod) error {
+	key := pod.Namespace + "/" + pod.Name
+	if a.recent.podCreated(key) {
+		return nil
+	}
 	ctx, cancel := a.ctx()
 	defer cancel()
 	_, err := a.Kube.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: FieldManager})
@@ -335,6 +358,7 @@ func (a *Applier) CreatePod(pod *corev1.Pod) error {
 	case err != nil:
 		return err
 	}
+	a.recent.createdPod(key)
 	a.Metrics.Inc(MetricPodsCreated)
 	return nil
 }
@@ -355,6 +379,7 @@ func (a *Applier) DeletePod(pod *corev1.Pod) error {
 }
 
 func (a *Applier) deletePod(pod *corev1.Pod) error {
+	a.recent.seenPod(pod.Namespace + "/" + pod.Name)
 	ctx, cancel := a.ctx()
 	defer cancel()
 	pods := a.Kube.CoreV1().Pods(pod.Namespace)

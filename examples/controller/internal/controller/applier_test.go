@@ -162,6 +162,7 @@ func (f *fixture) storedJob() *vcjob.Job {
 func (f *fixture) putPodGroup(job *vcjob.Job, phase podgroup.Phase) {
 	f.t.Helper()
 	pg := podgroup.Desired(job, nil)
+	pg.UID = "pg-uid"
 	pg.Status.Phase = phase
 	if err := f.c.pgStore.Add(&pg); err != nil {
 		f.t.Fatal(err)

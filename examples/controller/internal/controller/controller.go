@@ -173,6 +173,7 @@ func New(cfg Config) (*Controller, error) {
 				klog.V(4).InfoS("Written job not cached", "job", klog.KObj(job), "err", err)
 			}
 		}}
+	c.applier.recent = newInFlight(cfg.Now)
 	c.retrier = newDeleteRetrier(cfg.Kube, c.applier.deletePod, c.metrics)
 	c.applier.DeleteFailed = c.retrier.Failed
 
@@ -186,7 +187,7 @@ func New(cfg Config) (*Controller, error) {
 	}{
 		{jobInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addJob, UpdateFunc: c.updateJob, DeleteFunc: c.deleteJob}},
 		{podInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addPod, UpdateFunc: c.updatePod, DeleteFunc: c.deletePod}},
-		{pgInf, cache.ResourceEventHandlerFuncs{UpdateFunc: c.updatePodGroup}},
+		{pgInf, cache.ResourceEventHandlerFuncs{UpdateFunc: c.updatePodGroup, DeleteFunc: c.deletePodGroup}},
 		{cmdInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addCommand}},
 	}
 	for _, r := range regs {
@@ -371,6 +372,7 @@ func (c *Controller) deleteJob(obj any) {
 func (c *Controller) addPod(obj any) {
 	c.event("pod", "add")
 	if pod, ok := asPod(obj); ok {
+		c.applier.recent.seenPod(pod.Namespace + "/" + pod.Name)
 		if req, ok := c.jobs.OnPodAdd(pod); ok {
 			c.enqueue(req)
 		}
@@ -392,9 +394,19 @@ func (c *Controller) updatePod(oldObj, newObj any) {
 func (c *Controller) deletePod(obj any) {
 	c.event("pod", "delete")
 	if pod, ok := asPod(obj); ok {
+		c.applier.recent.seenPod(pod.Namespace + "/" + pod.Name)
 		if req, ok := c.jobs.OnPodDelete(pod); ok {
 			c.enqueue(req)
 		}
+	}
+}
+
+// deletePodGroup forgets a PodGroup the controller deleted, now that the
+// lister no longer holds it.
+func (c *Controller) deletePodGroup(obj any) {
+	c.event("podgroup", "delete")
+	if pg, err := asPodGroup(obj); err == nil {
+		c.applier.recent.seenPodGroupGone(pg.UID)
 	}
 }
 

@@ -1,0 +1,90 @@
+package controller
+
+import (
+	"testing"
+	"time"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/statemachine"
+)
+
+// A pod the controller created is not sent again before its informer
+// event (it would be answered AlreadyExists); after the event, or after
+// the trust runs out, it is.
+func TestCreatePodNotSentTwiceBeforeItsEvent(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	job := newJob(t, vcjob.Pending)
+	f := newFixtureWith(t, job, func(c *Config) { c.Now = func() time.Time { return now } })
+	pod := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
+	creates := func() int {
+		n := 0
+		for _, a := range f.kube.Actions() {
+			if a.GetVerb() == "create" && a.GetResource().Resource == "pods" {
+				n++
+			}
+		}
+		return n
+	}
+	for range 2 {
+		if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := creates(); n != 1 {
+		t.Fatalf("%d creates before the informer showed the pod, want 1", n)
+	}
+	now = now.Add(11 * time.Second) // trusted no longer
+	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if n := creates(); n != 2 {
+		t.Errorf("%d creates after the trust ran out, want 2 (AlreadyExists is success)", n)
+	}
+	f.c.addPod(pod) // the informer shows it: the cache knows better now
+	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if n := creates(); n != 3 {
+		t.Errorf("%d creates after the pod's add event, want 3", n)
+	}
+	if got := f.c.metrics.Get(MetricPodsCreated); got != 1 {
+		t.Errorf("pods created = %v, want 1", got)
+	}
+}
+
+// Every kill of a finished job deletes its PodGroup; one the controller
+// deleted is not deleted again while the lister still holds it.
+func TestDeletePodGroupOnceBeforeItsEvent(t *testing.T) {
+	job := newJob(t, vcjob.Completed)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	deletes := func() int {
+		n := 0
+		for _, a := range f.vc.Actions() {
+			if a.GetVerb() == "delete" && a.GetResource().Resource == "podgroups" {
+				n++
+			}
+		}
+		return n
+	}
+	deleted, err := f.c.applier.DeletePodGroup(job)
+	if err != nil || !deleted {
+		t.Fatalf("first delete: %v, %v", deleted, err)
+	}
+	deleted, err = f.c.applier.DeletePodGroup(job)
+	if err != nil || deleted {
+		t.Fatalf("second delete: %v, %v; want not deleted, no error", deleted, err)
+	}
+	if n := deletes(); n != 1 {
+		t.Errorf("%d deletes, want 1", n)
+	}
+	obj, ok, _ := f.c.pgStore.GetByKey("ns/" + podgroup.Name(job))
+	if !ok {
+		t.Fatal("PodGroup not in the store")
+	}
+	f.c.deletePodGroup(obj)
+	if len(f.c.applier.recent.podGroups) != 0 {
+		t.Error("the deleted PodGroup is still remembered after its delete event")
+	}
+}
