@@ -354,6 +354,7 @@ func (a *Applier) CreatePod(pod *corev1.Pod) error {
 	_, err := a.Kube.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: FieldManager})
 	switch {
 	case apierrors.IsAlreadyExists(err):
+		a.recent.createdPod(key)
 		return nil
 	case err != nil:
 		return err

@@ -147,11 +147,7 @@ func TestFinishedJobKillsWriteOnce(t *testing.T) {
 // earlier write, or a change of its metadata) while a status is held back:
 // the next step still starts from the held-back status.
 func TestHeldBackStatusSurvivesInformerUpdate(t *testing.T) {
-	job := newJob(t, vcjob.Completed)
-	f, _ := coalescingFixture(t, job)
-	f.putPod(job, 0, corev1.PodSucceeded)
-	s := f.c.shards[0]
-	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	f, s := heldBackKill(t)
 	if len(f.writes()) != 0 {
 		t.Fatal("a finished job's kill was written at once")
 	}
@@ -300,11 +296,7 @@ func TestHeldBackStatusRetried(t *testing.T) {
 
 // On shutdown every held-back status is written.
 func TestHeldBackStatusWrittenOnShutdown(t *testing.T) {
-	job := newJob(t, vcjob.Completed)
-	f, _ := coalescingFixture(t, job)
-	f.putPod(job, 0, corev1.PodSucceeded)
-	s := f.c.shards[0]
-	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	f, s := heldBackKill(t)
 	s.queue.ShutDown()
 	s.run(t.Context()) // returns at once: the queue is shut down
 	if w := f.writes(); len(w) != 1 || w[0].Status.Version != 1 {
@@ -314,16 +306,27 @@ func TestHeldBackStatusWrittenOnShutdown(t *testing.T) {
 
 // A deleted job's held-back status is dropped, not written.
 func TestHeldBackStatusOfDeletedJobDropped(t *testing.T) {
-	job := newJob(t, vcjob.Completed)
-	f, _ := coalescingFixture(t, job)
-	f.putPod(job, 0, corev1.PodSucceeded)
-	s := f.c.shards[0]
-	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	f, s := heldBackKill(t)
 	s.handle(item{Kind: kindForget, Req: request("")})
 	f.drain(50 * time.Millisecond)
 	if w := f.writes(); len(w) != 0 {
 		t.Errorf("writes %v, want none for a deleted job", versions(w))
 	}
+}
+
+// heldBackKill is a Completed job with one Succeeded pod whose worker has
+// run one kill: its status (version 1) held back, not written.
+func heldBackKill(t *testing.T) (*fixture, *shard) {
+	t.Helper()
+	job := newJob(t, vcjob.Completed)
+	f, _ := coalescingFixture(t, job)
+	f.putPod(job, 0, corev1.PodSucceeded)
+	s := f.c.shards[0]
+	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	if n := len(s.pending); n != 1 {
+		t.Fatalf("%d statuses held back after a finished job's kill, want 1", n)
+	}
+	return f, s
 }
 
 func versions(jobs []*vcjob.Job) []int32 {

@@ -372,7 +372,6 @@ func (c *Controller) deleteJob(obj any) {
 func (c *Controller) addPod(obj any) {
 	c.event("pod", "add")
 	if pod, ok := asPod(obj); ok {
-		c.applier.recent.seenPod(pod.Namespace + "/" + pod.Name)
 		if req, ok := c.jobs.OnPodAdd(pod); ok {
 			c.enqueue(req)
 		}

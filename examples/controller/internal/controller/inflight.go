@@ -31,7 +31,9 @@ func newInFlight(now func() time.Time) *inFlight {
 }
 
 // podCreated reports whether the controller created the pod of key less
-// than ttl ago and no informer event of it has come since.
+// than ttl ago and has not seen it deleted since. The pod's add event
+// does not end it: a step whose snapshot was taken before that event
+// still lacks the pod.
 func (f *inFlight) podCreated(key string) bool {
 	if f == nil {
 		return false
@@ -55,8 +57,8 @@ func (f *inFlight) createdPod(key string) {
 	f.mu.Unlock()
 }
 
-// seenPod: an informer event of the pod came (or the controller deletes
-// it): from now on the cache knows better.
+// seenPod: the pod was deleted (its informer event, or the controller
+// deletes it): a create of that name is a new pod's.
 func (f *inFlight) seenPod(key string) {
 	if f == nil {
 		return

@@ -9,9 +9,9 @@ import (
 	"github.com/vcjob/vcjob/statemachine"
 )
 
-// A pod the controller created is not sent again before its informer
-// event (it would be answered AlreadyExists); after the event, or after
-// the trust runs out, it is.
+// A pod the controller created is not sent again (it would be answered
+// AlreadyExists, also to a step whose snapshot predates the pod's add
+// event); after its delete event, or after the trust runs out, it is.
 func TestCreatePodNotSentTwiceBeforeItsEvent(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	job := newJob(t, vcjob.Pending)
@@ -41,12 +41,19 @@ func TestCreatePodNotSentTwiceBeforeItsEvent(t *testing.T) {
 	if n := creates(); n != 2 {
 		t.Errorf("%d creates after the trust ran out, want 2 (AlreadyExists is success)", n)
 	}
-	f.c.addPod(pod) // the informer shows it: the cache knows better now
+	f.c.addPod(pod) // its add event: a step may still hold an older snapshot
+	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if n := creates(); n != 2 {
+		t.Errorf("%d creates after the pod's add event, want still 2", n)
+	}
+	f.c.deletePod(pod) // gone: the next create is a new pod's
 	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if n := creates(); n != 3 {
-		t.Errorf("%d creates after the pod's add event, want 3", n)
+		t.Errorf("%d creates after the pod's delete event, want 3", n)
 	}
 	if got := f.c.metrics.Get(MetricPodsCreated); got != 1 {
 		t.Errorf("pods created = %v, want 1", got)
