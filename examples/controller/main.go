@@ -72,10 +72,10 @@ func main() {
 	flag.BoolVar(&o.pprof, "pprof", false, "Also serve Go's profiling endpoints under /debug/pprof/ on the metrics address.")
 	flag.BoolVar(&o.queueChecks, "queue-checks", false, "Refuse jobs whose queue Volcano's webhook would refuse (missing, not Open, not a leaf, root), from an informer on Volcano's Queues.")
 	flag.StringVar(&o.semantics, "semantics", "volcano", "The decisions' semantics: volcano, corrected, or corrections by name, comma-separated (vcjob.ParseSemantics); a job's vcjob.dev/semantics annotation applies on top.")
-	flag.BoolVar(&o.coalesce, "coalesce-status", true, "Send a status that only moves pod counts, or that of a finished job (whose every request is a kill bumping status.version), once per pass over the worker's queue; the final status is the same, the states in between are not sent. false writes every one, as Volcano's controller does.")
+	flag.BoolVar(&o.coalesce, "coalesce-status", false, "Send a status that only moves pod counts, or that of a finished job (whose every request is a kill bumping status.version), once per pass over the worker's queue; the final status is the same, the states in between are not sent. false writes every one, as Volcano's controller does.")
 	flag.DurationVar(&o.statusHold, "status-hold", 500*time.Millisecond, "With --coalesce-status: how long a held-back status waits for more before it is sent (a phase change, or a pod written for the job, sends it at once); 0 sends it once the worker has gone through what its queue held.")
 	flag.BoolVar(&o.compression, "kube-api-compression", false, "Ask the API server for gzip-compressed responses, watch streams included (client-go's default): it saves bandwidth on a slow link and costs CPU at both ends for every event; a controller next to its API server does better without.")
-	flag.BoolVar(&o.ordered, "ordered-retries", true, "While a job's failed request waits to be retried, hold the job's later requests behind it, so a fault delays them without reordering them; false lets them overtake it, as Volcano's queue does.")
+	flag.BoolVar(&o.ordered, "ordered-retries", false, "While a job's failed request waits to be retried, hold the job's later requests behind it, so a fault delays them without reordering them; false lets them overtake it, as Volcano's queue does.")
 	flag.Parse()
 
 	err := run(o)

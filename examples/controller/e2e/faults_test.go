@@ -332,7 +332,10 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 	// Volcano's semantics that raises PodPending, the restart never
 	// happens and the job runs on forever. The finished-pods-on-add
 	// correction raises the PodFailed its failing would have.
-	args := []string{"--workers=4", "--kube-api-qps=200", "--kube-api-burst=400", "-v=1", "--semantics=" + faultSemantics()}
+	// --ordered-retries: a restart whose pod delete failed is not
+	// overtaken by a sync that judges the half-killed job (Failed).
+	args := []string{"--workers=4", "--kube-api-qps=200", "--kube-api-burst=400", "-v=1", "--semantics=" + faultSemantics(),
+		"--coalesce-status", "--ordered-retries"}
 	if p != nil {
 		p.enabled.Store(true) // the informers' first lists and watches meet faults too
 		defer p.enabled.Store(false)
