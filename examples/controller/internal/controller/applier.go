@@ -54,6 +54,9 @@ type Applier struct {
 	// recent are the pods created and PodGroups deleted that the
 	// informers have not shown yet (nil: none remembered).
 	recent *inFlight
+	// Wake, when set, is told of a job none of whose created pods is
+	// awaited any more.
+	Wake func(job string)
 }
 
 var _ statemachine.Applier = (*Applier)(nil)
@@ -349,19 +352,31 @@ func (a *Applier) CreatePod(pod *corev1.Pod) error {
 	if a.recent.podCreated(key) {
 		return nil
 	}
+	// Recorded before it is sent: the pod's add event may come before
+	// the answer.
+	a.recent.createdPod(key, vcjob.JobKey(pod.Namespace, pod.Annotations[vcjob.JobNameKey]))
 	ctx, cancel := a.ctx()
 	defer cancel()
 	_, err := a.Kube.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: FieldManager})
 	switch {
 	case apierrors.IsAlreadyExists(err):
-		a.recent.createdPod(key)
+		// Not created now: the informer may have shown it already, and
+		// no add event would come to end the wait for it.
+		a.woken(a.recent.addedPod(key))
 		return nil
 	case err != nil:
+		a.woken(a.recent.seenPod(key))
 		return err
 	}
-	a.recent.createdPod(key)
 	a.Metrics.Inc(MetricPodsCreated)
 	return nil
+}
+
+// woken hands Wake the job whose last awaited pod this was.
+func (a *Applier) woken(job string, last bool) {
+	if last && a.Wake != nil {
+		a.Wake(job)
+	}
 }
 
 // outOfSyncPatch marks a pod as one the controller is getting rid of.
@@ -380,7 +395,7 @@ func (a *Applier) DeletePod(pod *corev1.Pod) error {
 }
 
 func (a *Applier) deletePod(pod *corev1.Pod) error {
-	a.recent.seenPod(pod.Namespace + "/" + pod.Name)
+	a.recent.seenPod(pod.Namespace + "/" + pod.Name) // its worker deletes it: no one waits for it
 	ctx, cancel := a.ctx()
 	defer cancel()
 	pods := a.Kube.CoreV1().Pods(pod.Namespace)

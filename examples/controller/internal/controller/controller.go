@@ -174,6 +174,7 @@ func New(cfg Config) (*Controller, error) {
 			}
 		}}
 	c.applier.recent = newInFlight(cfg.Now)
+	c.applier.Wake = func(job string) { c.wake(job, true) }
 	c.retrier = newDeleteRetrier(cfg.Kube, c.applier.deletePod, c.metrics)
 	c.applier.DeleteFailed = c.retrier.Failed
 
@@ -372,6 +373,7 @@ func (c *Controller) deleteJob(obj any) {
 func (c *Controller) addPod(obj any) {
 	c.event("pod", "add")
 	if pod, ok := asPod(obj); ok {
+		c.wake(c.applier.recent.addedPod(pod.Namespace + "/" + pod.Name))
 		if req, ok := c.jobs.OnPodAdd(pod); ok {
 			c.enqueue(req)
 		}
@@ -393,11 +395,21 @@ func (c *Controller) updatePod(oldObj, newObj any) {
 func (c *Controller) deletePod(obj any) {
 	c.event("pod", "delete")
 	if pod, ok := asPod(obj); ok {
-		c.applier.recent.seenPod(pod.Namespace + "/" + pod.Name)
+		c.wake(c.applier.recent.seenPod(pod.Namespace + "/" + pod.Name))
 		if req, ok := c.jobs.OnPodDelete(pod); ok {
 			c.enqueue(req)
 		}
 	}
+}
+
+// wake tells job's worker that the job's created pods have all been
+// shown: its waiting requests go on.
+func (c *Controller) wake(job string, last bool) {
+	if !last {
+		return
+	}
+	ns, name := splitKey(job)
+	c.shardOf(ns, name).queue.Add(item{Kind: kindWake, Req: vcjob.Request{Namespace: ns, JobName: name}})
 }
 
 // deletePodGroup forgets a PodGroup the controller deleted, now that the
@@ -499,6 +511,7 @@ func (c *Controller) gc(ctx context.Context) {
 			for _, k := range c.jobs.Droppable() {
 				c.jobs.Drop(k)
 			}
+			c.applier.recent.expire()
 		}
 	}
 }

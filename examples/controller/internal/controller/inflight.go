@@ -22,12 +22,29 @@ type inFlight struct {
 	now func() time.Time
 
 	mu        sync.Mutex
-	pods      map[string]time.Time // namespace/name -> created at
+	pods      map[string]*createdPod // namespace/name
+	unseen    map[string]*unseenPods // job key
 	podGroups map[types.UID]struct{}
 }
 
+// unseenPods are a job's created pods the informer has not shown yet:
+// how many, and when the last was created.
+type unseenPods struct {
+	n    int
+	last time.Time
+}
+
+// createdPod is a pod the controller created: when, for which job, and
+// whether the informer has shown it since.
+type createdPod struct {
+	at   time.Time
+	job  string
+	seen bool
+}
+
 func newInFlight(now func() time.Time) *inFlight {
-	return &inFlight{ttl: 10 * time.Second, now: now, pods: map[string]time.Time{}, podGroups: map[types.UID]struct{}{}}
+	return &inFlight{ttl: 10 * time.Second, now: now, pods: map[string]*createdPod{}, unseen: map[string]*unseenPods{},
+		podGroups: map[types.UID]struct{}{}}
 }
 
 // podCreated reports whether the controller created the pod of key less
@@ -40,34 +57,128 @@ func (f *inFlight) podCreated(key string) bool {
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	at, ok := f.pods[key]
-	if ok && f.now().Sub(at) >= f.ttl {
-		delete(f.pods, key)
+	e, ok := f.pods[key]
+	if ok && f.now().Sub(e.at) >= f.ttl {
+		f.drop(key, e)
 		return false
 	}
 	return ok
 }
 
-func (f *inFlight) createdPod(key string) {
+// createdPod records that the pod of key, of job (its key), exists now.
+func (f *inFlight) createdPod(key, job string) {
 	if f == nil {
 		return
 	}
 	f.mu.Lock()
-	f.pods[key] = f.now()
-	f.mu.Unlock()
+	defer f.mu.Unlock()
+	if e, ok := f.pods[key]; ok {
+		e.at = f.now()
+		return
+	}
+	now := f.now()
+	f.pods[key] = &createdPod{at: now, job: job}
+	u := f.unseen[job]
+	if u == nil {
+		u = &unseenPods{}
+		f.unseen[job] = u
+	}
+	u.n++
+	u.last = now
+}
+
+// addedPod: the informer showed the pod; the job's steps may see it.
+// It returns the job's key when that was the last of the job's created
+// pods not shown yet (the job's waiting requests may go on).
+func (f *inFlight) addedPod(key string) (job string, last bool) {
+	if f == nil {
+		return "", false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if e, ok := f.pods[key]; ok && !e.seen {
+		e.seen = true
+		return e.job, f.decUnseen(e.job)
+	}
+	return "", false
 }
 
 // seenPod: the pod was deleted (its informer event, or the controller
-// deletes it): a create of that name is a new pod's.
-func (f *inFlight) seenPod(key string) {
+// deletes it): a create of that name is a new pod's. It returns what
+// addedPod does.
+func (f *inFlight) seenPod(key string) (job string, last bool) {
+	if f == nil {
+		return "", false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if e, ok := f.pods[key]; ok {
+		return e.job, f.drop(key, e)
+	}
+	return "", false
+}
+
+// awaiting reports whether job has pods the controller created that the
+// informer has not shown yet (for less than ttl): a step now would judge
+// the job without them, and a kill would leave them alive.
+func (f *inFlight) awaiting(job string) bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	u := f.unseen[job]
+	if u == nil {
+		return false
+	}
+	if f.now().Sub(u.last) < f.ttl {
+		return true
+	}
+	// Not one shown for ttl: stop waiting for any of them.
+	for _, e := range f.pods {
+		if e.job == job {
+			e.seen = true
+		}
+	}
+	delete(f.unseen, job)
+	return false
+}
+
+// expire forgets the created pods older than ttl (the controller's GC
+// calls it), so the record does not grow with every pod ever created.
+func (f *inFlight) expire() {
 	if f == nil {
 		return
 	}
 	f.mu.Lock()
-	delete(f.pods, key)
-	f.mu.Unlock()
+	defer f.mu.Unlock()
+	now := f.now()
+	for key, e := range f.pods {
+		if now.Sub(e.at) >= f.ttl {
+			f.drop(key, e)
+		}
+	}
 }
 
+func (f *inFlight) drop(key string, e *createdPod) (last bool) {
+	delete(f.pods, key)
+	if !e.seen {
+		return f.decUnseen(e.job)
+	}
+	return false
+}
+
+// decUnseen counts one of job's unseen pods off; last reports it was the
+// last.
+func (f *inFlight) decUnseen(job string) (last bool) {
+	if u := f.unseen[job]; u != nil {
+		if u.n--; u.n <= 0 {
+			delete(f.unseen, job)
+			return true
+		}
+	}
+	return false
+}
 func (f *inFlight) podGroupDeleted(uid types.UID) bool {
 	if f == nil || uid == "" {
 		return false

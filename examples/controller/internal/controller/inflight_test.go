@@ -1,6 +1,8 @@
 package controller
 
 import (
+	corev1 "k8s.io/api/core/v1"
+
 	"testing"
 	"time"
 
@@ -93,5 +95,56 @@ func TestDeletePodGroupOnceBeforeItsEvent(t *testing.T) {
 	f.c.deletePodGroup(obj)
 	if len(f.c.applier.recent.podGroups) != 0 {
 		t.Error("the deleted PodGroup is still remembered after its delete event")
+	}
+}
+
+// A job whose created pods the informer has not shown yet is awaited: a
+// step now would judge it without them, and a kill would leave them alive.
+func TestJobAwaitsItsCreatedPods(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	job := newJob(t, vcjob.Pending)
+	f := newFixtureWith(t, job, func(c *Config) { c.Now = func() time.Time { return now } })
+	r := f.c.applier.recent
+	p0 := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
+	p1 := statemachine.RenderPod(job, &job.Spec.Tasks[0], 1)
+	for _, p := range []*corev1.Pod{p0, p1} {
+		if err := f.c.applier.CreatePod(p.DeepCopy()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !r.awaiting("ns/demo") {
+		t.Fatal("not awaiting two created pods")
+	}
+	f.c.addPod(p0)
+	if !r.awaiting("ns/demo") {
+		t.Fatal("not awaiting the pod still unseen")
+	}
+	f.c.addPod(p1)
+	if r.awaiting("ns/demo") {
+		t.Error("awaiting after both pods were shown")
+	}
+	// A pod never shown is awaited for ttl at most.
+	p2 := p0.DeepCopy()
+	p2.Name = "demo-worker-2"
+	if err := f.c.applier.CreatePod(p2); err != nil {
+		t.Fatal(err)
+	}
+	if !r.awaiting("ns/demo") {
+		t.Fatal("not awaiting a new created pod")
+	}
+	now = now.Add(11 * time.Second)
+	if r.awaiting("ns/demo") {
+		t.Error("still awaiting a pod past the trust's end")
+	}
+	// The shard puts a request of an awaited job back instead of running it.
+	p3 := p0.DeepCopy()
+	p3.Name = "demo-worker-3"
+	if err := f.c.applier.CreatePod(p3); err != nil {
+		t.Fatal(err)
+	}
+	s := f.c.shards[0]
+	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	if got := f.c.metrics.Get(MetricRequests); got != 0 {
+		t.Errorf("%v requests processed while the job awaits its pods, want 0", got)
 	}
 }

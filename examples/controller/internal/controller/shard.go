@@ -26,6 +26,9 @@ const (
 	kindForget
 	// kindFlush: write the job's deferred status (coalesce.go).
 	kindFlush
+	// kindWake: the job's created pods have all been shown (or waited
+	// for long enough): run its waiting requests.
+	kindWake
 )
 
 // item is one entry of a worker's queue. It is comparable, so the queue
@@ -61,6 +64,9 @@ type shard struct {
 	// held are the jobs whose failed request is being retried, with the
 	// requests that came after it (Config.OrderedRetries), by job key.
 	held map[string]*heldJob
+	// waiting are requests of jobs whose created pods the informer has
+	// not shown yet, in order, by job key.
+	waiting map[string][]item
 }
 
 // heldJob is a job whose request failed: until that request succeeds (or
@@ -126,7 +132,21 @@ func (s *shard) handle(it item) {
 		s.fireDue()
 	case kindFlush:
 		s.flushItem(it)
+	case kindWake:
+		key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+		if s.c.applier.recent.awaiting(key) {
+			// Another create since: its add event wakes the job again,
+			// or this, once the trust in it ends.
+			s.queue.AddAfter(it, s.c.applier.recent.ttl)
+			return
+		}
+		w := s.waiting[key]
+		delete(s.waiting, key)
+		for _, r := range w {
+			s.handle(r)
+		}
 	case kindForget:
+		delete(s.waiting, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
 		delete(s.pending, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
 		delete(s.held, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
 		if dropped := s.step.Delays.ForgetJob(it.Req.Namespace, it.Req.JobName); len(dropped) > 0 {
@@ -136,6 +156,9 @@ func (s *shard) handle(it item) {
 	default:
 		key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
 		if s.park(key, it) {
+			return
+		}
+		if s.wait(key, it) {
 			return
 		}
 		s.overlay(it.Req.Namespace, it.Req.JobName)
@@ -148,6 +171,31 @@ func (s *shard) handle(it item) {
 		s.queue.Forget(it)
 		s.release(key, it)
 	}
+}
+
+// wait keeps it back while pods created for its job have not been shown
+// by the informer yet: a step now would judge the job without them, and a
+// kill would leave them alive. The last one's add event (or, failing
+// that, the end of the trust in it) wakes the job.
+func (s *shard) wait(key string, it item) bool {
+	if w, ok := s.waiting[key]; ok {
+		for _, p := range w {
+			if p == it {
+				return true
+			}
+		}
+		s.waiting[key] = append(w, it)
+		return true
+	}
+	if !s.c.applier.recent.awaiting(key) {
+		return false
+	}
+	if s.waiting == nil {
+		s.waiting = map[string][]item{}
+	}
+	s.waiting[key] = []item{it}
+	s.queue.AddAfter(item{Kind: kindWake, Req: vcjob.Request{Namespace: it.Req.Namespace, JobName: it.Req.JobName}}, s.c.applier.recent.ttl)
+	return true
 }
 
 // park keeps it back when its job has a failed request being retried
