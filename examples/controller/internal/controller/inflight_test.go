@@ -144,7 +144,42 @@ func TestJobAwaitsItsCreatedPods(t *testing.T) {
 	}
 	s := f.c.shards[0]
 	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
-	if got := f.c.metrics.Get(MetricRequests); got != 0 {
+	if got := f.c.metrics.Sum(MetricRequests); got != 0 {
 		t.Errorf("%v requests processed while the job awaits its pods, want 0", got)
+	}
+}
+
+// The add event of the last awaited pod wakes the job: its waiting
+// requests run, in order.
+func TestAwaitedPodsAddEventWakesTheJob(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, job)
+	p0 := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
+	if err := f.c.applier.CreatePod(p0.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	s := f.c.shards[0]
+	first, second := request(vcjob.OutOfSyncEvent), request(vcjob.PodPendingEvent)
+	second.PodName = p0.Name
+	s.handle(item{Kind: kindRequest, Req: first})
+	s.handle(item{Kind: kindRequest, Req: second})
+	if got := len(s.waiting["ns/demo"]); got != 2 {
+		t.Fatalf("%d requests waiting, want 2", got)
+	}
+	f.c.addPod(p0) // the last awaited pod: a wake item for the job, then the pod's own request
+	if n := s.queue.Len(); n != 2 {
+		t.Fatalf("queue holds %d items, want the wake and the pod's request", n)
+	}
+	it, _ := s.queue.Get()
+	if it.Kind != kindWake {
+		t.Fatalf("queued %+v, want a wake", it)
+	}
+	s.handle(it)
+	s.queue.Done(it)
+	if got := f.c.metrics.Sum(MetricRequests); got != 2 {
+		t.Errorf("%v requests processed after the wake, want 2", got)
+	}
+	if _, ok := s.waiting["ns/demo"]; ok {
+		t.Error("requests still waiting after the wake")
 	}
 }
