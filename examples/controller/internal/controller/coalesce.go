@@ -3,6 +3,7 @@ package controller
 import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/vcjob/vcjob"
@@ -290,11 +291,8 @@ func (s *shard) flushAll() {
 	}
 }
 
+// splitKey splits a job key (vcjob.JobKey) into namespace and name.
 func splitKey(key string) (namespace, name string) {
-	for i := 0; i < len(key); i++ {
-		if key[i] == '/' {
-			return key[:i], key[i+1:]
-		}
-	}
-	return "", key
+	namespace, name, _ = cache.SplitMetaNamespaceKey(key) // never fails on a namespace/name key
+	return namespace, name
 }

@@ -175,33 +175,58 @@ func TestHeldBackStatusSurvivesInformerUpdate(t *testing.T) {
 	}
 }
 
+// runningJob is a Running job of two Running pods on a coalescing
+// controller, synced once (its Running condition written), with the log
+// emptied.
+type runningJob struct {
+	f      *fixture
+	log    func(reset bool) []string
+	s      *shard
+	p0, p1 *corev1.Pod
+}
+
+func newRunningJob(t *testing.T) *runningJob {
+	t.Helper()
+	job := newJob(t, vcjob.Running)
+	r := &runningJob{}
+	r.f, r.log = coalescingFixture(t, job)
+	r.f.putPodGroup(job, podgroup.PhaseRunning)
+	r.p0 = r.f.putPod(job, 0, corev1.PodRunning)
+	r.p1 = r.f.putPod(job, 1, corev1.PodRunning)
+	r.s = r.f.c.shards[0]
+	r.step(request(vcjob.OutOfSyncEvent)) // the Running condition: written at once
+	r.log(true)
+	return r
+}
+
+func (r *runningJob) step(req vcjob.Request) { r.s.handle(item{Kind: kindRequest, Req: req}) }
+
+// succeed shows p Succeeded to the cache, as its informer event would,
+// and syncs the job.
+func (r *runningJob) succeed(p *corev1.Pod) *corev1.Pod {
+	done := p.DeepCopy()
+	done.Status.Phase, done.ResourceVersion = corev1.PodSucceeded, "2"
+	r.f.c.jobs.OnPodUpdate(p, done)
+	r.step(request(vcjob.OutOfSyncEvent))
+	return done
+}
+
 // A status that only moves counts is held back, and goes out before a pod
 // is created for the job: no pod reaches the API server ahead of the
 // status its step started from.
 func TestHeldBackStatusGoesOutBeforePods(t *testing.T) {
-	job := newJob(t, vcjob.Running)
-	f, log := coalescingFixture(t, job)
-	f.putPodGroup(job, podgroup.PhaseRunning)
-	f.putPod(job, 0, corev1.PodRunning)
-	p1 := f.putPod(job, 1, corev1.PodRunning)
-	s := f.c.shards[0]
-	sync := func() { s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)}) }
-	sync() // the Running condition: written at once
-	log(true)
-	done := p1.DeepCopy()
-	done.Status.Phase, done.ResourceVersion = corev1.PodSucceeded, "2"
-	f.c.jobs.OnPodUpdate(p1, done)
-	sync() // counts only: held back
-	if got := log(false); len(got) != 0 {
+	r := newRunningJob(t)
+	done := r.succeed(r.p1) // counts only: held back
+	if got := r.log(false); len(got) != 0 {
 		t.Fatalf("API calls %v, want the counts held back", got)
 	}
 	// Pod 1 is gone: the next sync creates it again.
-	if err := f.kube.CoreV1().Pods("ns").Delete(t.Context(), p1.Name, metav1.DeleteOptions{}); err != nil {
+	if err := r.f.kube.CoreV1().Pods("ns").Delete(t.Context(), r.p1.Name, metav1.DeleteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	f.c.jobs.OnPodDelete(done)
-	sync()
-	got := log(false)
+	r.f.c.jobs.OnPodDelete(done)
+	r.step(request(vcjob.OutOfSyncEvent))
+	got := r.log(false)
 	// The held-back counts (one Running, one Succeeded), the pod, then the
 	// new pod's Pending count, which makes the job Pending: at once.
 	want := []string{"status v0 Running running=1", "create demo-worker-1", "status v0 Pending running=1"}
@@ -213,25 +238,15 @@ func TestHeldBackStatusGoesOutBeforePods(t *testing.T) {
 // A kill whose pod deletes first send the held-back counts writes its own
 // status on top of them, without a conflict with that write.
 func TestKillAfterHeldBackStatus(t *testing.T) {
-	job := newJob(t, vcjob.Running)
-	f, log := coalescingFixture(t, job)
-	f.putPodGroup(job, podgroup.PhaseRunning)
-	f.putPod(job, 0, corev1.PodRunning)
-	p1 := f.putPod(job, 1, corev1.PodRunning)
-	s := f.c.shards[0]
-	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)}) // the Running condition
-	done := p1.DeepCopy()
-	done.Status.Phase, done.ResourceVersion = corev1.PodSucceeded, "2"
-	f.c.jobs.OnPodUpdate(p1, done)
-	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)}) // counts: held back
-	log(true)
+	r := newRunningJob(t)
+	r.succeed(r.p1) // counts: held back
 	restart := request(vcjob.CommandIssuedEvent)
 	restart.Action = vcjob.RestartJobAction
-	s.handle(item{Kind: kindRequest, Req: restart})
-	if got := f.c.metrics.Get(MetricErrors); got != 0 {
+	r.step(restart)
+	if got := r.f.c.metrics.Get(MetricErrors); got != 0 {
 		t.Fatalf("failed steps = %v, want 0", got)
 	}
-	got := log(false)
+	got := r.log(false)
 	want := []string{"status v0 Running running=1", "status v1 Restarting running=0"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("API calls %v, want %v", got, want)
@@ -241,31 +256,17 @@ func TestKillAfterHeldBackStatus(t *testing.T) {
 // A status written at once (a change of phase) carries what was held back
 // and replaces it: the flush that follows has nothing to send.
 func TestPhaseChangeReplacesHeldBackStatus(t *testing.T) {
-	job := newJob(t, vcjob.Running)
-	f, log := coalescingFixture(t, job)
-	f.putPodGroup(job, podgroup.PhaseRunning)
-	p0 := f.putPod(job, 0, corev1.PodRunning)
-	p1 := f.putPod(job, 1, corev1.PodRunning)
-	s := f.c.shards[0]
-	finish := func(p *corev1.Pod) {
-		done := p.DeepCopy()
-		done.Status.Phase, done.ResourceVersion = corev1.PodSucceeded, "2"
-		f.c.jobs.OnPodUpdate(p, done)
-		s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
-	}
-	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)}) // the Running condition: written at once
-	log(true)
-	finish(p1) // counts only: held back
-	if n := len(s.pending); n != 1 {
+	r := newRunningJob(t)
+	r.succeed(r.p1) // counts only: held back
+	if n := len(r.s.pending); n != 1 {
 		t.Fatalf("%d statuses held back, want 1", n)
 	}
-	finish(p0) // Completed: written at once
-	if n := len(s.pending); n != 0 {
+	r.succeed(r.p0) // Completed: written at once
+	if n := len(r.s.pending); n != 0 {
 		t.Errorf("%d statuses held back after the phase change, want 0", n)
 	}
-	f.drain(50 * time.Millisecond)
-	got := log(false)
-	if len(got) != 1 || got[0] != "status v0 Completed running=0" {
+	r.f.drain(50 * time.Millisecond)
+	if got := r.log(false); len(got) != 1 || got[0] != "status v0 Completed running=0" {
 		t.Errorf("API calls %v, want only the Completed status", got)
 	}
 }

@@ -2,6 +2,7 @@ package controller
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	k8stesting "k8s.io/client-go/testing"
 
 	"testing"
 	"time"
@@ -19,15 +20,7 @@ func TestCreatePodNotSentTwiceBeforeItsEvent(t *testing.T) {
 	job := newJob(t, vcjob.Pending)
 	f := newFixtureWith(t, job, func(c *Config) { c.Now = func() time.Time { return now } })
 	pod := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
-	creates := func() int {
-		n := 0
-		for _, a := range f.kube.Actions() {
-			if a.GetVerb() == "create" && a.GetResource().Resource == "pods" {
-				n++
-			}
-		}
-		return n
-	}
+	creates := func() int { return countActions(f.kube.Actions(), "create", "pods") }
 	for range 2 {
 		if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
 			t.Fatal(err)
@@ -68,15 +61,7 @@ func TestDeletePodGroupOnceBeforeItsEvent(t *testing.T) {
 	job := newJob(t, vcjob.Completed)
 	f := newFixture(t, job)
 	f.putPodGroup(job, podgroup.PhaseRunning)
-	deletes := func() int {
-		n := 0
-		for _, a := range f.vc.Actions() {
-			if a.GetVerb() == "delete" && a.GetResource().Resource == "podgroups" {
-				n++
-			}
-		}
-		return n
-	}
+	deletes := func() int { return countActions(f.vc.Actions(), "delete", "podgroups") }
 	deleted, err := f.c.applier.DeletePodGroup(job)
 	if err != nil || !deleted {
 		t.Fatalf("first delete: %v, %v", deleted, err)
@@ -182,4 +167,15 @@ func TestAwaitedPodsAddEventWakesTheJob(t *testing.T) {
 	if _, ok := s.waiting["ns/demo"]; ok {
 		t.Error("requests still waiting after the wake")
 	}
+}
+
+// countActions counts the fake client's requests of verb on resource.
+func countActions(actions []k8stesting.Action, verb, resource string) int {
+	n := 0
+	for _, a := range actions {
+		if a.GetVerb() == verb && a.GetResource().Resource == resource {
+			n++
+		}
+	}
+	return n
 }
