@@ -167,9 +167,10 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // faultRecord watches a namespace's jobs and pods (directly, not through
 // the proxy) and checks, event by event, what must hold whatever fails:
-// status.version and retryCount never go down; never two live pods of one
-// job version with the same task index; no pod created once its job is in
-// a terminal phase (by etcd revision, which orders all of one etcd).
+// status.version and retryCount never go down; retryCount never over the
+// job's maxRetry; never two live pods of one job version with the same
+// task index; no pod created once its job is in a terminal phase (by etcd
+// revision, which orders all of one etcd).
 type faultRecord struct {
 	mu         sync.Mutex
 	restarting map[string]bool // jobs seen Restarting
@@ -220,6 +221,13 @@ func recordFaults(t *testing.T, ns string) *faultRecord {
 		}
 		if r := rec.retries[j.Name]; j.Status.RetryCount < r {
 			rec.violations = append(rec.violations, fmt.Sprintf("job %s: retryCount went from %d to %d", j.Name, r, j.Status.RetryCount))
+		}
+		limit := j.Spec.MaxRetry
+		if limit == 0 {
+			limit = vcjob.DefaultMaxRetry
+		}
+		if j.Status.RetryCount > limit { // the restart limit: Restarting at maxRetry fails the job instead
+			rec.violations = append(rec.violations, fmt.Sprintf("job %s: retryCount %d over maxRetry %d", j.Name, j.Status.RetryCount, limit))
 		}
 		rec.version[j.Name], rec.retries[j.Name] = j.Status.Version, j.Status.RetryCount
 		if j.Status.State.Phase == vcjob.Restarting {

@@ -77,14 +77,18 @@ func run(m *testing.M) int {
 	if os.Getenv("E2E_RACE") != "" {
 		buildArgs = append(buildArgs, "-race") // the controller under the race detector
 	}
-	build := exec.Command("go", append(buildArgs, ".")...)
-	build.Dir = ".."
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Println("e2e: building the controller:", err)
-		return 1
+	if bin := os.Getenv("E2E_CONTROLLER_BIN"); bin != "" { // a prebuilt controller, to compare two builds
+		controllerBin = bin
+	} else {
+		build := exec.Command("go", append(buildArgs, ".")...)
+		build.Dir = ".."
+		build.Stdout, build.Stderr = os.Stdout, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Println("e2e: building the controller:", err)
+			return 1
+		}
+		fmt.Printf("e2e: controller built in %s\n", time.Since(start).Round(time.Millisecond))
 	}
-	fmt.Printf("e2e: controller built in %s\n", time.Since(start).Round(time.Millisecond))
 
 	start = time.Now()
 	env := &envtest.Environment{
@@ -213,6 +217,9 @@ func startControllerWith(t *testing.T, name, kubeconfig string, args ...string) 
 	all := append([]string{"--kubeconfig", kubeconfig, "--metrics-addr", addr, "-v=2"}, args...)
 	cmd := exec.Command(controllerBin, all...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if extra := os.Getenv("E2E_CONTROLLER_ENV"); extra != "" { // e.g. "GOGC=400 GOMAXPROCS=1", to measure runtime settings
+		cmd.Env = append(os.Environ(), strings.Fields(extra)...)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
