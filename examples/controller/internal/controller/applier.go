@@ -16,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
@@ -357,7 +358,7 @@ func (a *Applier) CreatePod(pod *corev1.Pod) error {
 	a.recent.createdPod(key, vcjob.JobKey(pod.Namespace, pod.Annotations[vcjob.JobNameKey]))
 	ctx, cancel := a.ctx()
 	defer cancel()
-	_, err := a.Kube.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: FieldManager})
+	err := a.createPod(ctx, pod)
 	switch {
 	case apierrors.IsAlreadyExists(err):
 		// Not created now: the informer may have shown it already, and
@@ -370,6 +371,20 @@ func (a *Applier) CreatePod(pod *corev1.Pod) error {
 	}
 	a.Metrics.Inc(MetricPodsCreated)
 	return nil
+}
+
+// createPod sends the pod without decoding the server's answer: the
+// informer brings the created pod anyway, so decoding its echo here
+// would be work thrown away on every pod the controller creates. A
+// clientset without a REST client (client-go's fake) takes the typed
+// path.
+func (a *Applier) createPod(ctx context.Context, pod *corev1.Pod) error {
+	if rc, ok := a.Kube.CoreV1().RESTClient().(*rest.RESTClient); ok && rc != nil {
+		return rc.Post().Namespace(pod.Namespace).Resource("pods").
+			Param("fieldManager", FieldManager).Body(pod).Do(ctx).Error()
+	}
+	_, err := a.Kube.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: FieldManager})
+	return err
 }
 
 // woken hands Wake the job whose last awaited pod this was.
