@@ -121,7 +121,7 @@ func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
 	if v := os.Getenv("E2E_LOAD_V"); v != "" {
 		args = append(args, "-v="+v) // the controller's log level (0 by default)
 	}
-	profile := os.Getenv("E2E_LOAD_PROFILE") // a file to write a 20 s CPU profile of the controller to
+	profile := os.Getenv("E2E_LOAD_PROFILE") // a file to write a 20 s CPU profile of the controller to (and its allocations, to …-allocs.prof)
 	if profile != "" {
 		args = append(args, "--pprof")
 	}
@@ -217,6 +217,13 @@ func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
 	}
 	quiet := lastChange.Sub(start)
 	profiled.Wait() // the profile covers the whole run: the controller stays up until it is written
+	if profile != "" { // and what the run allocated, by where
+		if resp, err := http.Get("http://" + ctrl.addr + "/debug/pprof/allocs"); err == nil {
+			data, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			_ = os.WriteFile(strings.TrimSuffix(profile, ".prof")+"-"+shape.String()+"-allocs.prof", data, 0o644)
+		}
+	}
 
 	all, err := kube.CoreV1().Pods(ns).List(bg, metav1.ListOptions{})
 	if err != nil {
