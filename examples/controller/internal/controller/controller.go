@@ -7,7 +7,6 @@ import (
 	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
@@ -97,15 +96,15 @@ type Controller struct {
 
 	commands workqueue.TypedRateLimitingInterface[string]
 
-	informers     []informer // Jobs, PodGroups, Commands, pods
-	queueInformer cache.SharedIndexInformer
-	pcFactory     informers.SharedInformerFactory
-	pcLister      schedulinglisters.PriorityClassLister
-	pgStore       cache.Indexer
-	cmdStore      cache.Indexer
-	pgLister      listers.ResourceIndexer[*podgroup.PodGroup]
-	cmdLister     listers.ResourceIndexer[*vcjob.Command]
-	synced        []cache.InformerSynced
+	podFactory informers.SharedInformerFactory
+	pcFactory  informers.SharedInformerFactory
+	vcInforms  []cache.SharedIndexInformer // Jobs, PodGroups, Commands
+	pcLister   schedulinglisters.PriorityClassLister
+	pgStore    cache.Indexer
+	cmdStore   cache.Indexer
+	pgLister   listers.ResourceIndexer[*podgroup.PodGroup]
+	cmdLister  listers.ResourceIndexer[*vcjob.Command]
+	synced     []cache.InformerSynced
 }
 
 // New builds a controller; Run starts it.
@@ -135,32 +134,33 @@ func New(cfg Config) (*Controller, error) {
 	}
 	c.jobs.Semantics = cfg.Semantics
 
+	// Pods: only those carrying the job-name label every vcjob pod has.
+	c.podFactory = informers.NewSharedInformerFactoryWithOptions(cfg.Kube, cfg.Resync,
+		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = vcjob.JobNameKey }),
+		informers.WithTransform(podTransform))
 	c.pcFactory = informers.NewSharedInformerFactory(cfg.Kube, cfg.Resync)
+
+	podInf := c.podFactory.Core().V1().Pods().Informer()
 	pcInf := c.pcFactory.Scheduling().V1().PriorityClasses()
 	c.pcLister = pcInf.Lister()
-	c.synced = append(c.synced, pcInf.Informer().HasSynced)
-
-	// Jobs, PodGroups, Commands and pods (only those carrying the job-name
-	// label every vcjob pod has): informers on the typed clients; the
-	// transforms default jobs and drop managed fields once per change.
-	c.informers = []informer{
-		newInformer(cfg.Volcano.Jobs(""), &vcjob.Job{}, "", cfg.Resync, jobTransform,
-			cache.ResourceEventHandlerFuncs{AddFunc: c.addJob, UpdateFunc: c.updateJob, DeleteFunc: c.deleteJob}),
-		newInformer(cfg.Volcano.PodGroups(""), &podgroup.PodGroup{}, "", cfg.Resync, stripTransform(podgroup.GroupVersionKind()),
-			cache.ResourceEventHandlerFuncs{UpdateFunc: c.updatePodGroup, DeleteFunc: c.deletePodGroup}),
-		newInformer(cfg.Volcano.Commands(""), &vcjob.Command{}, "", cfg.Resync, stripTransform(vcjob.BusSchemeGroupVersion.WithKind(vcjob.CommandKind)),
-			cache.ResourceEventHandlerFuncs{AddFunc: c.addCommand}),
-		newInformer(cfg.Kube.CoreV1().Pods(""), &corev1.Pod{}, vcjob.JobNameKey, cfg.Resync, podTransform,
-			cache.ResourceEventHandlerFuncs{AddFunc: c.addPod, UpdateFunc: c.updatePod, DeleteFunc: c.deletePod}),
-	}
-	for _, inf := range c.informers {
-		c.synced = append(c.synced, inf.HasSynced)
-	}
+	// Jobs, PodGroups and Commands: typed informers on the typed clients;
+	// the transforms default jobs and drop managed fields once per change.
+	opts := cache.SharedIndexInformerOptions{ResyncPeriod: cfg.Resync}
+	jobInf := newInformer(cfg.Volcano.Jobs(""), &vcjob.Job{}, opts)
+	pgInf := newInformer(cfg.Volcano.PodGroups(""), &podgroup.PodGroup{}, opts)
+	cmdInf := newInformer(cfg.Volcano.Commands(""), &vcjob.Command{}, opts)
+	c.vcInforms = []cache.SharedIndexInformer{jobInf, pgInf, cmdInf}
 	if cfg.Queues != nil {
-		c.queueInformer = cfg.Queues.Informer()
-		c.synced = append(c.synced, c.queueInformer.HasSynced)
+		c.vcInforms = append(c.vcInforms, cfg.Queues.Informer())
+		c.synced = append(c.synced, cfg.Queues.Informer().HasSynced)
 	}
-	c.pgStore, c.cmdStore = c.informers[1].store, c.informers[2].store
+	for inf, t := range map[cache.SharedIndexInformer]cache.TransformFunc{jobInf: jobTransform,
+		pgInf: stripTransform(podgroup.GroupVersionKind()), cmdInf: stripTransform(vcjob.BusSchemeGroupVersion.WithKind(vcjob.CommandKind))} {
+		if err := inf.SetTransform(t); err != nil {
+			return nil, fmt.Errorf("controller: informer transform: %w", err)
+		}
+	}
+	c.pgStore, c.cmdStore = pgInf.GetIndexer(), cmdInf.GetIndexer()
 	c.pgLister = listers.New[*podgroup.PodGroup](c.pgStore, podgroup.Resource("podgroups"))
 	c.cmdLister = listers.New[*vcjob.Command](c.cmdStore, vcjob.BusResource("commands"))
 
@@ -182,6 +182,23 @@ func New(cfg Config) (*Controller, error) {
 		c.shards = append(c.shards, newShard(i, c))
 	}
 
+	regs := []struct {
+		inf cache.SharedIndexInformer
+		h   cache.ResourceEventHandler
+	}{
+		{jobInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addJob, UpdateFunc: c.updateJob, DeleteFunc: c.deleteJob}},
+		{podInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addPod, UpdateFunc: c.updatePod, DeleteFunc: c.deletePod}},
+		{pgInf, cache.ResourceEventHandlerFuncs{UpdateFunc: c.updatePodGroup, DeleteFunc: c.deletePodGroup}},
+		{cmdInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addCommand}},
+	}
+	for _, r := range regs {
+		reg, err := r.inf.AddEventHandler(r.h)
+		if err != nil {
+			return nil, fmt.Errorf("controller: event handler: %w", err)
+		}
+		c.synced = append(c.synced, reg.HasSynced)
+	}
+	c.synced = append(c.synced, pcInf.Informer().HasSynced)
 	c.metrics.Gauge("vcjob_controller_queue_depth", func() float64 {
 		n := 0
 		for _, s := range c.shards {
@@ -199,17 +216,15 @@ func (c *Controller) Metrics() *Metrics { return c.metrics }
 // Run starts the informers and the workers and blocks until ctx is done;
 // then it stops taking work, lets the steps under way finish, and returns.
 func (c *Controller) Run(ctx context.Context) error {
+	c.podFactory.Start(ctx.Done())
 	c.pcFactory.Start(ctx.Done())
 	var informers sync.WaitGroup
-	for _, inf := range c.informers {
+	for _, inf := range c.vcInforms {
 		informers.Add(1)
-		go func() { defer informers.Done(); inf.RunWithContext(ctx) }()
-	}
-	if c.queueInformer != nil {
-		informers.Add(1)
-		go func() { defer informers.Done(); c.queueInformer.RunWithContext(ctx) }()
+		go func() { defer informers.Done(); inf.Run(ctx.Done()) }()
 	}
 	defer func() {
+		c.podFactory.Shutdown()
 		c.pcFactory.Shutdown()
 		informers.Wait()
 	}()
