@@ -217,7 +217,8 @@ func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
 	}
 	quiet := lastChange.Sub(start)
 	profiled.Wait() // the profile covers the whole run: the controller stays up until it is written
-	if profile != "" { // and what the run allocated, by where
+	if profile != "" {
+		// And what the run allocated, by where.
 		if resp, err := http.Get("http://" + ctrl.addr + "/debug/pprof/allocs"); err == nil {
 			data, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
