@@ -79,6 +79,7 @@ type loadResult struct {
 	shape                 loadShape
 	wall, quiet           time.Duration
 	cpu, podEvents        float64
+	allocBytes            float64 // what the controller allocated, which unlike CPU time does not grow with a busy machine
 	requests, statusWrite float64
 	byVerb                map[string]float64 // "verb resource" -> count
 }
@@ -104,10 +105,10 @@ func TestLoad(t *testing.T) {
 		})
 	}
 	t.Logf("LOAD summary, client qps %s, 4 workers:", qps)
-	t.Logf("LOAD %-9s %8s %8s %12s %9s %12s %14s", "shape", "wall", "quiet", "CPU/pod ev", "requests", "req/job", "status w/job")
+	t.Logf("LOAD %-9s %8s %8s %12s %9s %12s %14s %12s", "shape", "wall", "quiet", "CPU/pod ev", "requests", "req/job", "status w/job", "alloc/pod ev")
 	for _, r := range results {
-		t.Logf("LOAD %-9s %7.1fs %7.1fs %10.0fµs %9.0f %12.1f %14.1f", r.shape, r.wall.Seconds(), r.quiet.Seconds(),
-			r.cpu/r.podEvents*1e6, r.requests, r.requests/float64(r.shape.jobs), r.statusWrite/float64(r.shape.jobs))
+		t.Logf("LOAD %-9s %7.1fs %7.1fs %10.0fµs %9.0f %12.1f %14.1f %10.1fKB", r.shape, r.wall.Seconds(), r.quiet.Seconds(),
+			r.cpu/r.podEvents*1e6, r.requests, r.requests/float64(r.shape.jobs), r.statusWrite/float64(r.shape.jobs), r.allocBytes/r.podEvents/1e3)
 	}
 }
 
@@ -272,6 +273,11 @@ func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
 		wall.Round(time.Millisecond), quiet.Round(time.Millisecond))
 	t.Logf("LOAD controller CPU %.2fs (user %.2fs, system %.2fs) for %.0f pod events = %.0f µs/pod event; %.0f requests processed = %.0f µs/request",
 		cpu, d(controller.MetricProcessUserCPU), d(controller.MetricProcessSystemCPU), podEvents, cpu/podEvents*1e6, requests, cpu/requests*1e6)
+	// Allocation is nearly deterministic for the same work, so it
+	// compares two builds where the noisy CPU figure cannot.
+	allocBytes := d("go_memstats_alloc_bytes_total")
+	t.Logf("LOAD controller allocated %.1f MB in %.0f objects = %.1f KB and %.0f objects per pod event",
+		allocBytes/1e6, d("go_memstats_mallocs_total"), allocBytes/podEvents/1e3, d("go_memstats_mallocs_total")/podEvents)
 	t.Logf("LOAD pods created %.0f, status writes %.0f (%.1f per job; %.0f unchanged ones not sent, %.0f held back and sent with a later one), failed steps %.0f, requeues %.0f; simulated binds %d, starts %d, completions %d",
 		d(controller.MetricPodsCreated), d(controller.MetricStatusWrites), d(controller.MetricStatusWrites)/float64(jobs), d(controller.MetricStatusWritesSkipped), d(controller.MetricStatusWritesDeferred),
 		d(controller.MetricErrors), d(controller.MetricRequeues), sim.binds.Load(), sim.starts.Load(), sim.completions.Load())
@@ -284,7 +290,7 @@ func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
 	for _, k := range keys {
 		t.Logf("LOAD   %-40s %7.0f  %7.2f/job", k, byVerb[k], byVerb[k]/float64(jobs))
 	}
-	return loadResult{shape: shape, wall: wall, quiet: quiet, cpu: cpu, podEvents: podEvents,
+	return loadResult{shape: shape, wall: wall, quiet: quiet, cpu: cpu, podEvents: podEvents, allocBytes: allocBytes,
 		requests: apiRequests, statusWrite: d(controller.MetricStatusWrites), byVerb: byVerb}, !t.Failed()
 }
 
