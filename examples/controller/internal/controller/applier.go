@@ -104,13 +104,14 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := a.ctx()
-	defer cancel()
-	client := a.Volcano.PodGroups(desired.Namespace)
+	// Every sync comes here and nearly all find nothing to write: the
+	// context and client are made only for a write.
 	if !found {
+		ctx, cancel := a.ctx()
+		defer cancel()
 		pg := desired.DeepCopy()
 		pg.Status = podgroup.Status{}
-		_, err = client.Create(ctx, pg, metav1.CreateOptions{FieldManager: FieldManager})
+		_, err = a.Volcano.PodGroups(desired.Namespace).Create(ctx, pg, metav1.CreateOptions{FieldManager: FieldManager})
 		if apierrors.IsAlreadyExists(err) {
 			// The informer has not seen it yet; the next sync updates it.
 			return nil
@@ -125,7 +126,9 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 	if err != nil {
 		return err
 	}
-	_, err = client.Patch(ctx, existing.Name, types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: FieldManager})
+	ctx, cancel := a.ctx()
+	defer cancel()
+	_, err = a.Volcano.PodGroups(desired.Namespace).Patch(ctx, existing.Name, types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: FieldManager})
 	return err
 }
 
