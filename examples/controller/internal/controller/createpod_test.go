@@ -1,0 +1,86 @@
+package controller
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/vcjob/vcjob"
+)
+
+// On a real REST client the Applier creates a pod with a plain POST whose
+// answer it does not decode (client-go's fake has no REST client, so the
+// other tests take the typed path). These check the request it sends and
+// how it reads the answers that matter.
+func TestCreatePodOverREST(t *testing.T) {
+	status := func(err *apierrors.StatusError) string {
+		s := err.ErrStatus
+		s.Kind, s.APIVersion = "Status", "v1"
+		b, _ := json.Marshal(s)
+		return string(b)
+	}
+	gr := schema.GroupResource{Resource: "pods"}
+	for _, tc := range []struct {
+		name        string
+		code        int
+		body        string
+		wantErr     func(error) bool // nil: no error
+		wantCreated float64
+	}{
+		{"created", http.StatusCreated, `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"demo-worker-0","namespace":"ns"}}`, nil, 1},
+		{"already exists is success", http.StatusConflict, status(apierrors.NewAlreadyExists(gr, "demo-worker-0")), nil, 0},
+		{"conflict is an error", http.StatusConflict, status(apierrors.NewConflict(gr, "demo-worker-0", io.EOF)), apierrors.IsConflict, 0},
+		{"server error", http.StatusInternalServerError, status(apierrors.NewInternalError(io.EOF)), apierrors.IsInternalError, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got struct {
+				method, path, fieldManager, contentType string
+				pod                                     corev1.Pod
+			}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				got.method, got.path, got.fieldManager = r.Method, r.URL.Path, r.URL.Query().Get("fieldManager")
+				got.contentType = r.Header.Get("Content-Type")
+				_ = json.NewDecoder(r.Body).Decode(&got.pod)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tc.code)
+				_, _ = io.WriteString(w, tc.body)
+			}))
+			defer srv.Close()
+			kube, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := &Applier{Kube: kube, Metrics: NewMetrics(), recent: newInFlight(time.Now)}
+			pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "demo-worker-0",
+				Annotations: map[string]string{vcjob.JobNameKey: "demo"}}}
+
+			err = a.CreatePod(pod)
+			switch {
+			case tc.wantErr == nil && err != nil:
+				t.Fatalf("CreatePod = %v, want success", err)
+			case tc.wantErr != nil && !tc.wantErr(err):
+				t.Fatalf("CreatePod = %v, want the server's error", err)
+			}
+			if got.method != http.MethodPost || got.path != "/api/v1/namespaces/ns/pods" || got.fieldManager != FieldManager {
+				t.Errorf("sent %s %s fieldManager=%q, want POST /api/v1/namespaces/ns/pods fieldManager=%q",
+					got.method, got.path, got.fieldManager, FieldManager)
+			}
+			if got.contentType != "application/json" || got.pod.Name != "demo-worker-0" || got.pod.Namespace != "ns" {
+				t.Errorf("sent %q body naming %s/%s, want the pod as JSON", got.contentType, got.pod.Namespace, got.pod.Name)
+			}
+			if n := a.Metrics.Get(MetricPodsCreated); n != tc.wantCreated {
+				t.Errorf("pods created = %v, want %v", n, tc.wantCreated)
+			}
+		})
+	}
+}
