@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -43,14 +44,19 @@ func TestCreatePodOverREST(t *testing.T) {
 		{"server error", http.StatusInternalServerError, status(apierrors.NewInternalError(io.EOF)), apierrors.IsInternalError, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var got struct {
+			type sent struct {
 				method, path, fieldManager, contentType string
 				pod                                     corev1.Pod
 			}
+			requests := make(chan sent, 1) // the handler's goroutine hands what it saw to the test's
+			var count atomic.Int32
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				got.method, got.path, got.fieldManager = r.Method, r.URL.Path, r.URL.Query().Get("fieldManager")
-				got.contentType = r.Header.Get("Content-Type")
-				_ = json.NewDecoder(r.Body).Decode(&got.pod)
+				s := sent{method: r.Method, path: r.URL.Path, fieldManager: r.URL.Query().Get("fieldManager"),
+					contentType: r.Header.Get("Content-Type")}
+				_ = json.NewDecoder(r.Body).Decode(&s.pod)
+				if count.Add(1) == 1 {
+					requests <- s
+				}
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(tc.code)
 				_, _ = io.WriteString(w, tc.body)
@@ -70,6 +76,15 @@ func TestCreatePodOverREST(t *testing.T) {
 				t.Fatalf("CreatePod = %v, want success", err)
 			case tc.wantErr != nil && !tc.wantErr(err):
 				t.Fatalf("CreatePod = %v, want the server's error", err)
+			}
+			var got sent
+			select {
+			case got = <-requests:
+			default:
+				t.Fatal("no request reached the server")
+			}
+			if n := count.Load(); n != 1 {
+				t.Errorf("%d requests sent, want 1", n)
 			}
 			if got.method != http.MethodPost || got.path != "/api/v1/namespaces/ns/pods" || got.fieldManager != FieldManager {
 				t.Errorf("sent %s %s fieldManager=%q, want POST /api/v1/namespaces/ns/pods fieldManager=%q",
