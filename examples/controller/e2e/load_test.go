@@ -99,7 +99,7 @@ func TestLoad(t *testing.T) {
 	var results []loadResult
 	for _, shape := range loadShapes(t) {
 		t.Run(shape.String(), func(t *testing.T) {
-			if r, ok := runLoad(t, shape, qps); ok {
+			if r, ok := runLoad(t, controllerArm{}, shape, qps); ok {
 				results = append(results, r)
 			}
 		})
@@ -112,7 +112,7 @@ func TestLoad(t *testing.T) {
 	}
 }
 
-func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
+func runLoad(t *testing.T, arm controllerArm, shape loadShape, qps string) (loadResult, bool) {
 	jobs, pods := shape.jobs, shape.pods
 	ns := newNamespace(t, "load")
 	// vcjob's cheaper status writes and in-order retries, both off by
@@ -126,7 +126,7 @@ func runLoad(t *testing.T, shape loadShape, qps string) (loadResult, bool) {
 	if profile != "" {
 		args = append(args, "--pprof")
 	}
-	ctrl := startController(t, "ctrl", args...)
+	ctrl := startArm(t, arm, "ctrl", kubeconfigPath, args...)
 	time.Sleep(time.Second) // informers synced; the namespace's leftovers are none
 	sim.setMode(ns, mode{Admit: true, Bind: true, Start: true, Complete: true})
 	before := ctrl.metrics()
@@ -305,4 +305,99 @@ func label(series, name string) string {
 		return rest[:j]
 	}
 	return rest
+}
+
+// TestLoadAB compares two builds of the controller, or one build in two
+// environments, on a noisy machine: E2E_LOAD_AB="A,B" names the arms,
+// each a binary path ("." for the one this suite built) with optional
+// NAME=value words for its environment ("., GOMAXPROCS=1 ."). Every
+// round runs each shape once per arm, the arms' order alternating between
+// rounds (E2E_LOAD_ROUNDS, default 6), so both meet the same moments of
+// the machine. It logs each pair and, per shape, each arm's median CPU
+// and allocation per pod event and the median of the pairs' CPU ratios
+// B/A, the figure that survives the machine's drift.
+func TestLoadAB(t *testing.T) {
+	spec := os.Getenv("E2E_LOAD_AB")
+	if spec == "" {
+		t.Skip("E2E_LOAD_AB is not set")
+	}
+	parts := strings.Split(spec, ",")
+	if len(parts) != 2 {
+		t.Fatalf("E2E_LOAD_AB: want two arms separated by a comma, got %q", spec)
+	}
+	var arms [2]controllerArm
+	for i, p := range parts {
+		for _, w := range strings.Fields(p) {
+			switch {
+			case strings.Contains(w, "="):
+				arms[i].env = append(arms[i].env, w)
+			case w == ".":
+			default:
+				arms[i].bin = w
+			}
+		}
+		if arms[i].env == nil {
+			arms[i].env = []string{} // not nil: E2E_CONTROLLER_ENV is not added
+		}
+	}
+	qps := os.Getenv("E2E_LOAD_QPS")
+	if qps == "" {
+		qps = "200"
+	}
+	rounds := envInt("E2E_LOAD_ROUNDS", 6)
+	type pair struct{ a, b loadResult }
+	byShape := map[string][]pair{}
+	shapes := loadShapes(t)
+	for r := 0; r < rounds; r++ {
+		for _, shape := range shapes {
+			var got [2]loadResult
+			ok := true
+			for k := 0; k < 2; k++ {
+				i := k
+				if r%2 == 1 {
+					i = 1 - k
+				}
+				t.Run(fmt.Sprintf("%s/round%d/%c", shape, r, 'A'+i), func(t *testing.T) {
+					got[i], ok = runLoad(t, arms[i], shape, qps)
+				})
+				if !ok {
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			byShape[shape.String()] = append(byShape[shape.String()], pair{got[0], got[1]})
+			perEv := func(r loadResult) float64 { return r.cpu / r.podEvents * 1e6 }
+			t.Logf("AB %s round %d: A %.0fµs %.1fKB, B %.0fµs %.1fKB, B/A %.3f", shape, r,
+				perEv(got[0]), got[0].allocBytes/got[0].podEvents/1e3, perEv(got[1]), got[1].allocBytes/got[1].podEvents/1e3, perEv(got[1])/perEv(got[0]))
+		}
+	}
+	median := func(xs []float64) float64 {
+		sort.Float64s(xs)
+		n := len(xs)
+		if n == 0 {
+			return 0
+		}
+		if n%2 == 1 {
+			return xs[n/2]
+		}
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+	t.Logf("AB A = %q, B = %q, client qps %s, %d rounds", parts[0], parts[1], qps, rounds)
+	t.Logf("AB %-9s %6s %10s %10s %9s %9s %10s %8s", "shape", "pairs", "A CPU/ev", "B CPU/ev", "A alloc", "B alloc", "B/A CPU", "B<A")
+	for _, shape := range shapes {
+		ps := byShape[shape.String()]
+		var ca, cb, aa, ab, ratio []float64
+		wins := 0
+		for _, p := range ps {
+			a, b := p.a.cpu/p.a.podEvents*1e6, p.b.cpu/p.b.podEvents*1e6
+			ca, cb, ratio = append(ca, a), append(cb, b), append(ratio, b/a)
+			aa, ab = append(aa, p.a.allocBytes/p.a.podEvents/1e3), append(ab, p.b.allocBytes/p.b.podEvents/1e3)
+			if b < a {
+				wins++
+			}
+		}
+		t.Logf("AB %-9s %6d %8.0fµs %8.0fµs %7.1fKB %7.1fKB %10.3f %5d/%d", shape, len(ps), median(ca), median(cb), median(aa), median(ab), median(ratio), wins, len(ps))
+	}
 }

@@ -203,6 +203,21 @@ func startController(t *testing.T, name string, args ...string) *controllerProc 
 // startControllerWith runs the controller with the given kubeconfig.
 func startControllerWith(t *testing.T, name, kubeconfig string, args ...string) *controllerProc {
 	t.Helper()
+	return startArm(t, controllerArm{}, name, kubeconfig, args...)
+}
+
+// controllerArm is one build of the controller and the environment it
+// runs in: TestLoadAB alternates two. The zero value is the suite's
+// controller with E2E_CONTROLLER_ENV.
+type controllerArm struct {
+	bin string   // empty: the suite's controller
+	env []string // NAME=value added to the environment
+}
+
+// startArm runs arm's controller with the given kubeconfig and waits
+// for its /healthz.
+func startArm(t *testing.T, arm controllerArm, name, kubeconfig string, args ...string) *controllerProc {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -215,10 +230,17 @@ func startControllerWith(t *testing.T, name, kubeconfig string, args ...string) 
 		t.Fatal(err)
 	}
 	all := append([]string{"--kubeconfig", kubeconfig, "--metrics-addr", addr, "-v=2"}, args...)
-	cmd := exec.Command(controllerBin, all...)
+	bin, env := arm.bin, arm.env
+	if bin == "" {
+		bin = controllerBin
+	}
+	if arm.bin == "" && arm.env == nil {
+		env = strings.Fields(os.Getenv("E2E_CONTROLLER_ENV")) // e.g. "GOGC=400 GOMAXPROCS=1", to measure runtime settings
+	}
+	cmd := exec.Command(bin, all...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	if extra := os.Getenv("E2E_CONTROLLER_ENV"); extra != "" { // e.g. "GOGC=400 GOMAXPROCS=1", to measure runtime settings
-		cmd.Env = append(os.Environ(), strings.Fields(extra)...)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
