@@ -112,6 +112,12 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	// The pod informer's own client decodes pods without the managed
+	// fields the cache drops anyway, and without copying their bytes.
+	podClient, err := controller.NewPodClient(kubeCfg)
+	if err != nil {
+		return err
+	}
 	volcano, err := controller.NewVolcanoForConfig(cfg)
 	if err != nil {
 		return err
@@ -165,7 +171,7 @@ func run(o options) error {
 				return err
 			}
 		}
-		c, err := controller.New(controller.Config{Kube: kube, Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics, Semantics: sem, Queues: queues, CoalesceStatus: o.coalesce, StatusHold: o.statusHold, OrderedRetries: o.ordered})
+		c, err := controller.New(controller.Config{Kube: kube, Pods: controller.PodListWatch(podClient), Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics, Semantics: sem, Queues: queues, CoalesceStatus: o.coalesce, StatusHold: o.statusHold, OrderedRetries: o.ordered})
 		if err != nil {
 			return err
 		}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/informers"
@@ -27,6 +28,10 @@ import (
 // Config is what a Controller is built from.
 type Config struct {
 	Kube kubernetes.Interface
+	// Pods lists and watches pods; the controller narrows it to the pods
+	// of jobs. nil uses Kube. main.go passes PodListWatch on NewPodClient,
+	// which decodes pods without their managed fields.
+	Pods cache.ListerWatcher
 	// Volcano reads and writes Jobs, PodGroups and Commands (typed, on
 	// vcjob's scheme registration).
 	Volcano Volcano
@@ -96,15 +101,15 @@ type Controller struct {
 
 	commands workqueue.TypedRateLimitingInterface[string]
 
-	podFactory informers.SharedInformerFactory
-	pcFactory  informers.SharedInformerFactory
-	vcInforms  []cache.SharedIndexInformer // Jobs, PodGroups, Commands
-	pcLister   schedulinglisters.PriorityClassLister
-	pgStore    cache.Indexer
-	cmdStore   cache.Indexer
-	pgLister   listers.ResourceIndexer[*podgroup.PodGroup]
-	cmdLister  listers.ResourceIndexer[*vcjob.Command]
-	synced     []cache.InformerSynced
+	podInf    cache.SharedIndexInformer
+	pcFactory informers.SharedInformerFactory
+	vcInforms []cache.SharedIndexInformer // Jobs, PodGroups, Commands
+	pcLister  schedulinglisters.PriorityClassLister
+	pgStore   cache.Indexer
+	cmdStore  cache.Indexer
+	pgLister  listers.ResourceIndexer[*podgroup.PodGroup]
+	cmdLister listers.ResourceIndexer[*vcjob.Command]
+	synced    []cache.InformerSynced
 }
 
 // New builds a controller; Run starts it.
@@ -135,12 +140,18 @@ func New(cfg Config) (*Controller, error) {
 	c.jobs.Semantics = cfg.Semantics
 
 	// Pods: only those carrying the job-name label every vcjob pod has.
-	c.podFactory = informers.NewSharedInformerFactoryWithOptions(cfg.Kube, cfg.Resync,
-		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = vcjob.JobNameKey }),
-		informers.WithTransform(podTransform))
+	pods := cfg.Pods
+	if pods == nil {
+		pods = clientsetPods(cfg.Kube)
+	}
+	podInf := cache.NewSharedIndexInformerWithOptions(jobPods(pods), &corev1.Pod{},
+		cache.SharedIndexInformerOptions{ResyncPeriod: cfg.Resync, ObjectDescription: "pods"})
+	if err := podInf.SetTransform(podTransform); err != nil {
+		return nil, fmt.Errorf("controller: pod informer transform: %w", err)
+	}
+	c.podInf = podInf
 	c.pcFactory = informers.NewSharedInformerFactory(cfg.Kube, cfg.Resync)
 
-	podInf := c.podFactory.Core().V1().Pods().Informer()
 	pcInf := c.pcFactory.Scheduling().V1().PriorityClasses()
 	c.pcLister = pcInf.Lister()
 	// Jobs, PodGroups and Commands: typed informers on the typed clients;
@@ -216,15 +227,15 @@ func (c *Controller) Metrics() *Metrics { return c.metrics }
 // Run starts the informers and the workers and blocks until ctx is done;
 // then it stops taking work, lets the steps under way finish, and returns.
 func (c *Controller) Run(ctx context.Context) error {
-	c.podFactory.Start(ctx.Done())
 	c.pcFactory.Start(ctx.Done())
 	var informers sync.WaitGroup
+	informers.Add(1)
+	go func() { defer informers.Done(); c.podInf.Run(ctx.Done()) }()
 	for _, inf := range c.vcInforms {
 		informers.Add(1)
 		go func() { defer informers.Done(); inf.Run(ctx.Done()) }()
 	}
 	defer func() {
-		c.podFactory.Shutdown()
 		c.pcFactory.Shutdown()
 		informers.Wait()
 	}()

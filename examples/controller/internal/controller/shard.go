@@ -342,15 +342,20 @@ func (s *shard) record(rec worker.Record) {
 		// Volcano logs a plugin's bad argument on every sync too.
 		klog.V(2).InfoS("Plugin argument ignored", "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName), "warning", w)
 	}
+	// The log lines' arguments are built only at a level that logs them:
+	// a record's text costs more than the rest of this function.
 	if rec.Skipped != "" {
-		klog.V(4).InfoS("Request skipped", "worker", s.id, "request", rec.Request.String(), "reason", rec.Skipped)
+		if v := klog.V(4); v.Enabled() {
+			v.InfoS("Request skipped", "worker", s.id, "request", rec.Request.String(), "reason", rec.Skipped)
+		}
 		return
 	}
+	level := klog.Level(3)
 	if rec.Registered != nil || rec.Fired != nil || len(rec.Cancelled) > 0 || rec.PhaseBefore != rec.PhaseAfter || rec.Err != nil {
-		klog.V(1).InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
-			"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted), "statusWritten", rec.Effects.StatusWritten)
-		return
+		level = 1
 	}
-	klog.V(3).InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
-		"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted), "statusWritten", rec.Effects.StatusWritten)
+	if v := klog.V(level); v.Enabled() {
+		v.InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
+			"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted), "statusWritten", rec.Effects.StatusWritten)
+	}
 }
