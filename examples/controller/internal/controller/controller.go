@@ -101,7 +101,7 @@ type Controller struct {
 
 	commands workqueue.TypedRateLimitingInterface[string]
 
-	podInf    cache.SharedIndexInformer
+	podInf    cache.Controller
 	pcFactory informers.SharedInformerFactory
 	vcInforms []cache.SharedIndexInformer // Jobs, PodGroups, Commands
 	pcLister  schedulinglisters.PriorityClassLister
@@ -144,12 +144,14 @@ func New(cfg Config) (*Controller, error) {
 	if pods == nil {
 		pods = clientsetPods(cfg.Kube)
 	}
-	podInf := cache.NewSharedIndexInformerWithOptions(jobPods(pods), &corev1.Pod{},
-		cache.SharedIndexInformerOptions{ResyncPeriod: cfg.Resync, ObjectDescription: "pods"})
-	if err := podInf.SetTransform(podTransform); err != nil {
-		return nil, fmt.Errorf("controller: pod informer transform: %w", err)
-	}
-	c.podInf = podInf
+	// A plain informer, not a shared one: nothing else reads its store,
+	// and its handlers run on the goroutine that pops the changes, where a
+	// shared informer hands each change on through two more goroutines.
+	_, c.podInf = cache.NewInformerWithOptions(cache.InformerOptions{
+		ListerWatcher: jobPods(pods), ObjectType: &corev1.Pod{}, ResyncPeriod: cfg.Resync, Transform: podTransform,
+		Handler: cache.ResourceEventHandlerFuncs{AddFunc: c.addPod, UpdateFunc: c.updatePod, DeleteFunc: c.deletePod},
+	})
+	c.synced = append(c.synced, c.podInf.HasSynced)
 	c.pcFactory = informers.NewSharedInformerFactory(cfg.Kube, cfg.Resync)
 
 	pcInf := c.pcFactory.Scheduling().V1().PriorityClasses()
@@ -198,7 +200,6 @@ func New(cfg Config) (*Controller, error) {
 		h   cache.ResourceEventHandler
 	}{
 		{jobInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addJob, UpdateFunc: c.updateJob, DeleteFunc: c.deleteJob}},
-		{podInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addPod, UpdateFunc: c.updatePod, DeleteFunc: c.deletePod}},
 		{pgInf, cache.ResourceEventHandlerFuncs{UpdateFunc: c.updatePodGroup, DeleteFunc: c.deletePodGroup}},
 		{cmdInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addCommand}},
 	}
