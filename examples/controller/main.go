@@ -102,6 +102,7 @@ func run(o options) error {
 	metrics := controller.NewMetrics()
 	metrics.RegisterClientGoMetrics()
 	cfg.Wrap(controller.CountRequests(metrics))
+	cfg.Wrap(controller.DiscardAnswers) // the pod creates' answers, which nothing reads
 	// Built-in types (pods above all) travel as protobuf: smaller, and
 	// cheaper to encode and decode than JSON. Custom resources have only
 	// JSON; their clients ask for it.

@@ -378,10 +378,12 @@ func (a *Applier) CreatePod(pod *corev1.Pod) error {
 
 // createPod sends the pod without decoding the server's answer: the
 // informer brings the created pod anyway, so decoding its echo here
-// would be work thrown away on every pod the controller creates. A
-// clientset without a REST client (client-go's fake) takes the typed
-// path.
+// would be work thrown away on every pod the controller creates (and
+// with DiscardAnswers on the transport, as main.go has it, the echo is
+// not even read into memory). A clientset without a REST client
+// (client-go's fake) takes the typed path.
 func (a *Applier) createPod(ctx context.Context, pod *corev1.Pod) error {
+	ctx = WithoutAnswer(ctx)
 	if rc, ok := a.Kube.CoreV1().RESTClient().(*rest.RESTClient); ok && rc != nil {
 		return rc.Post().Namespace(pod.Namespace).Resource("pods").
 			Param("fieldManager", FieldManager).Body(pod).Do(ctx).Error()

@@ -4,6 +4,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // MetricAPIRequests counts the HTTP requests the controller sends to the
@@ -15,16 +18,38 @@ const MetricAPIRequests = "vcjob_controller_api_requests_total"
 // server would audit it under (get, list, watch, create, update, patch,
 // delete, deletecollection), the resource (with its subresource:
 // "jobs/status") and the response code ("error" when none came back).
+// Each request costs a lookup, not a parse into new strings: the
+// counters are kept by what names them.
 func CountRequests(m *Metrics) func(http.RoundTripper) http.RoundTripper {
+	type key struct {
+		verb, resource, sub string
+		code                int // 0: no response
+	}
+	var counters sync.Map // key -> prometheus.Counter
 	return func(rt http.RoundTripper) http.RoundTripper {
 		return roundTripFunc(func(req *http.Request) (*http.Response, error) {
 			resp, err := rt.RoundTrip(req)
-			code := "error"
+			k := key{}
 			if err == nil {
-				code = strconv.Itoa(resp.StatusCode)
+				k.code = resp.StatusCode
 			}
-			verb, resource := RequestVerbResource(req)
-			m.Inc(MetricAPIRequests, "verb", verb, "resource", resource, "code", code)
+			k.verb, k.resource, k.sub = verbResource(req)
+			if c, ok := counters.Load(k); ok {
+				c.(prometheus.Counter).Inc()
+				return resp, err
+			}
+			code := "error"
+			if k.code != 0 {
+				code = strconv.Itoa(k.code)
+			}
+			resource := k.resource
+			if k.sub != "" {
+				resource += "/" + k.sub
+			}
+			if c := m.counter(MetricAPIRequests, []string{"verb", k.verb, "resource", resource, "code", code}); c != nil {
+				c.Inc()
+				counters.Store(k, c)
+			}
 			return resp, err
 		})
 	}
@@ -37,53 +62,109 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // RequestVerbResource names a request the way the API server's audit log
 // does: the verb, and the resource with its subresource.
 func RequestVerbResource(req *http.Request) (verb, resource string) {
-	parts := strings.Split(strings.Trim(req.URL.Path, "/"), "/")
+	verb, resource, sub := verbResource(req)
+	if sub != "" {
+		resource += "/" + sub
+	}
+	return verb, resource
+}
+
+// verbResource is RequestVerbResource with the subresource apart, and no
+// allocation.
+func verbResource(req *http.Request) (verb, resource, sub string) {
+	var parts [8]string
+	n := 0
+	for rest := strings.Trim(req.URL.Path, "/"); rest != "" && n < len(parts); {
+		parts[n], rest, _ = strings.Cut(rest, "/")
+		n++
+	}
+	p := parts[:n]
 	// /api/v1/... or /apis/<group>/<version>/...
 	switch {
-	case len(parts) >= 2 && parts[0] == "api":
-		parts = parts[2:]
-	case len(parts) >= 3 && parts[0] == "apis":
-		parts = parts[3:]
+	case len(p) >= 2 && p[0] == "api":
+		p = p[2:]
+	case len(p) >= 3 && p[0] == "apis":
+		p = p[3:]
 	default:
-		return strings.ToLower(req.Method), "other"
+		return lowerMethod(req.Method), "other", ""
 	}
-	if len(parts) >= 3 && parts[0] == "namespaces" {
-		parts = parts[2:] // namespaced: <resource>[/<name>[/<subresource>]]
+	if len(p) >= 3 && p[0] == "namespaces" {
+		p = p[2:] // namespaced: <resource>[/<name>[/<subresource>]]
 	}
 	var name string
-	switch len(parts) {
+	switch len(p) {
 	case 0:
-		return strings.ToLower(req.Method), "other"
+		return lowerMethod(req.Method), "other", ""
 	case 1:
-		resource = parts[0]
+		resource = p[0]
 	case 2:
-		resource, name = parts[0], parts[1]
+		resource, name = p[0], p[1]
 	default:
-		resource, name = parts[0]+"/"+parts[2], parts[1]
+		resource, name, sub = p[0], p[1], p[2]
 	}
 	switch req.Method {
 	case http.MethodGet:
 		switch {
-		case req.URL.Query().Get("watch") == "true" || req.URL.Query().Get("watch") == "1":
+		case isWatch(req.URL.RawQuery):
 			verb = "watch"
 		case name == "":
 			verb = "list"
 		default:
 			verb = "get"
 		}
-	case http.MethodPost:
-		verb = "create"
-	case http.MethodPut:
-		verb = "update"
-	case http.MethodPatch:
-		verb = "patch"
 	case http.MethodDelete:
 		verb = "delete"
 		if name == "" {
 			verb = "deletecollection"
 		}
 	default:
-		verb = strings.ToLower(req.Method)
+		verb = methodVerb(req.Method)
 	}
-	return verb, resource
+	return verb, resource, sub
+}
+
+func methodVerb(method string) string {
+	switch method {
+	case http.MethodGet:
+		return "get"
+	case http.MethodPost:
+		return "create"
+	case http.MethodPut:
+		return "update"
+	case http.MethodPatch:
+		return "patch"
+	case http.MethodDelete:
+		return "delete"
+	}
+	return strings.ToLower(method)
+}
+
+// lowerMethod is the verb of a request that names no resource: its
+// method, in lower case.
+func lowerMethod(method string) string {
+	switch method {
+	case http.MethodGet:
+		return "get"
+	case http.MethodPost:
+		return "post"
+	case http.MethodPut:
+		return "put"
+	case http.MethodPatch:
+		return "patch"
+	case http.MethodDelete:
+		return "delete"
+	}
+	return strings.ToLower(method)
+}
+
+// isWatch reports whether a query asks for a watch (watch=true or 1).
+func isWatch(rawQuery string) bool {
+	for rest := rawQuery; rest != ""; {
+		var kv string
+		kv, rest, _ = strings.Cut(rest, "&")
+		if v, ok := strings.CutPrefix(kv, "watch="); ok {
+			return v == "true" || v == "1"
+		}
+	}
+	return false
 }

@@ -25,6 +25,8 @@ func TestRequestVerbResource(t *testing.T) {
 		{"PUT", "/apis/coordination.k8s.io/v1/namespaces/default/leases/vcjob-controller", "update", "leases"},
 		{"GET", "/api/v1/namespaces/ns", "get", "namespaces"},
 		{"GET", "/version", "get", "other"},
+		{"POST", "/apis", "post", "other"},
+		{"GET", "/api/v1/pods?resourceVersion=5&watch=false", "list", "pods"},
 	} {
 		verb, resource := RequestVerbResource(httptest.NewRequest(tc.method, tc.url, nil))
 		if verb != tc.verb || resource != tc.resource {
@@ -55,5 +57,12 @@ func TestCountRequests(t *testing.T) {
 	}
 	if got := m.Get(MetricAPIRequests, "verb", "get", "resource", "podgroups", "code", "200"); got != 1 {
 		t.Errorf("gets: %v, want 1", got)
+	}
+}
+
+func TestRequestVerbResourceAllocatesNothing(t *testing.T) {
+	req := httptest.NewRequest("GET", "/api/v1/namespaces/ns/pods?labelSelector=a&watch=true", nil)
+	if n := testing.AllocsPerRun(100, func() { verbResource(req) }); n != 0 {
+		t.Errorf("verbResource allocates %v times per request", n)
 	}
 }
