@@ -101,7 +101,7 @@ type Controller struct {
 
 	commands workqueue.TypedRateLimitingInterface[string]
 
-	podInf    cache.Controller
+	podInf    *handlerInformer
 	pcFactory informers.SharedInformerFactory
 	vcInforms []cache.SharedIndexInformer // Jobs, PodGroups, Commands
 	pcLister  schedulinglisters.PriorityClassLister
@@ -144,13 +144,12 @@ func New(cfg Config) (*Controller, error) {
 	if pods == nil {
 		pods = clientsetPods(cfg.Kube)
 	}
-	// A plain informer, not a shared one: nothing else reads its store,
-	// and its handlers run on the goroutine that pops the changes, where a
-	// shared informer hands each change on through two more goroutines.
-	_, c.podInf = cache.NewInformerWithOptions(cache.InformerOptions{
-		ListerWatcher: jobPods(pods), ObjectType: &corev1.Pod{}, ResyncPeriod: cfg.Resync, Transform: podTransform,
-		Handler: cache.ResourceEventHandlerFuncs{AddFunc: c.addPod, UpdateFunc: c.updatePod, DeleteFunc: c.deletePod},
-	})
+	// Not a shared informer: nothing else reads a pod store, and the
+	// handlers run on the reflector's goroutine as each change arrives,
+	// where a shared informer hands each change on through three more
+	// goroutines (handlerstore.go).
+	c.podInf = newHandlerInformer(jobPods(pods), &corev1.Pod{}, cfg.Resync,
+		cache.ResourceEventHandlerFuncs{AddFunc: c.addPod, UpdateFunc: c.updatePod, DeleteFunc: c.deletePod}, podTransform)
 	c.synced = append(c.synced, c.podInf.HasSynced)
 	c.pcFactory = informers.NewSharedInformerFactory(cfg.Kube, cfg.Resync)
 
@@ -231,7 +230,7 @@ func (c *Controller) Run(ctx context.Context) error {
 	c.pcFactory.Start(ctx.Done())
 	var informers sync.WaitGroup
 	informers.Add(1)
-	go func() { defer informers.Done(); c.podInf.Run(ctx.Done()) }()
+	go func() { defer informers.Done(); c.podInf.Run(ctx) }()
 	for _, inf := range c.vcInforms {
 		informers.Add(1)
 		go func() { defer informers.Done(); inf.Run(ctx.Done()) }()

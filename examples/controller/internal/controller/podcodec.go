@@ -328,14 +328,16 @@ func PodListWatch(client rest.Interface) cache.ListerWatcher {
 // clientsetPods lists and watches pods through a clientset (the default
 // of Config.Pods, and what tests with a fake clientset use).
 func clientsetPods(kube kubernetes.Interface) cache.ListerWatcher {
-	return &cache.ListWatch{
+	// A fake clientset says it cannot stream a list as a watch; the
+	// reflector then lists.
+	return cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return kube.CoreV1().Pods("").List(ctx, o)
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			return kube.CoreV1().Pods("").Watch(ctx, o)
 		},
-	}
+	}, kube)
 }
 
 // jobPods narrows lw to the pods carrying the job-name label every pod of
@@ -346,12 +348,12 @@ func jobPods(lw cache.ListerWatcher) cache.ListerWatcher {
 		return o
 	}
 	ctxLW := cache.ToListerWatcherWithContext(lw)
-	return &cache.ListWatch{
+	return cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return ctxLW.ListWithContext(ctx, narrow(o))
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			return ctxLW.WatchWithContext(ctx, narrow(o))
 		},
-	}
+	}, lw) // whether lw can stream a list
 }
