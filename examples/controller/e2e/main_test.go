@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -304,12 +305,15 @@ func (p *controllerProc) dumpLog(lines int) {
 	p.t.Logf("last %d lines of %s:\n%s", len(all), p.logPath, strings.Join(all, "\n"))
 }
 
-// metrics scrapes /metrics into name{labels} -> value.
-func (p *controllerProc) metrics() map[string]float64 {
+// metrics scrapes /metrics into name{labels} -> value: every metric, or
+// only those named (the controller's own, collected without the process
+// and Go collectors' milliseconds).
+func (p *controllerProc) metrics(names ...string) map[string]float64 {
 	p.t.Helper()
+	q := url.Values{"name[]": names}
 	// Uncompressed: TestLoad scrapes four times a second while it waits
 	// for quiet, and gzip would be CPU the controller spends on the test.
-	req, err := http.NewRequest(http.MethodGet, "http://"+p.addr+"/metrics", nil)
+	req, err := http.NewRequest(http.MethodGet, "http://"+p.addr+"/metrics?"+q.Encode(), nil)
 	if err != nil {
 		p.t.Fatalf("scrape: %v", err)
 	}

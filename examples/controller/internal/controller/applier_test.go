@@ -744,6 +744,34 @@ func TestMetricsExposition(t *testing.T) {
 	if got := m.Sum(MetricRequests); got != 1 {
 		t.Errorf("Sum = %v, want 1", got)
 	}
+
+	// A scrape naming only the controller's own metrics collects only
+	// those; one naming anything else goes through everything.
+	for _, tc := range []struct {
+		query      string
+		want, lack []string
+	}{
+		{"name[]=vcjob_controller_pods_created_total&name[]=vcjob_controller_queue_depth&name[]=process_cpu_user_seconds_total",
+			[]string{"vcjob_controller_pods_created_total 3", "vcjob_controller_queue_depth 4", "# TYPE process_cpu_user_seconds_total counter"},
+			[]string{"vcjob_controller_requests_total", "go_goroutines", "workqueue_adds_total", "process_cpu_seconds_total"}},
+		{"name[]=vcjob_controller_pods_created_total&name[]=go_goroutines",
+			[]string{"vcjob_controller_pods_created_total 3", "# TYPE go_goroutines gauge"},
+			[]string{"vcjob_controller_requests_total", "workqueue_adds_total"}},
+	} {
+		rec := httptest.NewRecorder()
+		m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics?"+tc.query, nil))
+		out := rec.Body.String()
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: lacks %q:\n%s", tc.query, w, out)
+			}
+		}
+		for _, l := range tc.lack {
+			if strings.Contains(out, l) {
+				t.Errorf("%s: has %q:\n%s", tc.query, l, out)
+			}
+		}
+	}
 }
 
 func waitFor(t *testing.T, d time.Duration, cond func() bool) {
