@@ -118,6 +118,11 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 		}
 		return err
 	}
+	// Nearly every sync finds nothing to change: ask before Update copies
+	// the PodGroup.
+	if !podgroup.NeedsUpdate(existing, desired) {
+		return nil
+	}
 	next, changed := podgroup.Update(*existing, *desired)
 	if !changed {
 		return nil

@@ -107,7 +107,6 @@ type Controller struct {
 	pcLister  schedulinglisters.PriorityClassLister
 	pgStore   cache.Indexer
 	cmdStore  cache.Indexer
-	pgLister  listers.ResourceIndexer[*podgroup.PodGroup]
 	cmdLister listers.ResourceIndexer[*vcjob.Command]
 	synced    []cache.InformerSynced
 }
@@ -173,7 +172,6 @@ func New(cfg Config) (*Controller, error) {
 		}
 	}
 	c.pgStore, c.cmdStore = pgInf.GetIndexer(), cmdInf.GetIndexer()
-	c.pgLister = listers.New[*podgroup.PodGroup](c.pgStore, podgroup.Resource("podgroups"))
 	c.cmdLister = listers.New[*vcjob.Command](c.cmdStore, vcjob.BusResource("commands"))
 
 	c.applier = &Applier{Kube: cfg.Kube, Volcano: cfg.Volcano, Metrics: c.metrics, PodGroups: c.podGroup,
@@ -293,13 +291,17 @@ func (c *Controller) priority(name string) (int32, bool) {
 	return pc.Value, true
 }
 
+// podGroup reads the PodGroup informer's store. Every sync looks its
+// job's PodGroup up (and a finished job's finds none): the store's
+// exists flag, not a lister's NotFound error built for each miss.
 func (c *Controller) podGroup(namespace, name string) (*podgroup.PodGroup, bool, error) {
-	pg, err := listers.NewNamespaced(c.pgLister, namespace).Get(name)
-	switch {
-	case apierrors.IsNotFound(err):
-		return nil, false, nil
-	case err != nil:
+	obj, ok, err := c.pgStore.GetByKey(namespace + "/" + name)
+	if err != nil || !ok {
 		return nil, false, err
+	}
+	pg, isPG := obj.(*podgroup.PodGroup)
+	if !isPG {
+		return nil, false, fmt.Errorf("unexpected %T in the podgroup informer", obj)
 	}
 	return pg, true, nil
 }
