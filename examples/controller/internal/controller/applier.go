@@ -483,7 +483,18 @@ func (a *Applier) ClaimExists(namespace, name string) (bool, error) {
 }
 
 // statusEqual reports whether two statuses are the same to the API server.
-func statusEqual(a, b *vcjob.JobStatus) bool { return equality.Semantic.DeepEqual(a, b) }
+// The counts, phase and version are looked at first: a kill of a finished
+// job bumps the version, and the reflective walk would reach it only after
+// comparing the times (through reflect.Call) on the way.
+func statusEqual(a, b *vcjob.JobStatus) bool {
+	if a.State.Phase != b.State.Phase || a.Version != b.Version || a.RetryCount != b.RetryCount ||
+		a.Pending != b.Pending || a.Running != b.Running || a.Succeeded != b.Succeeded || a.Failed != b.Failed ||
+		a.Terminating != b.Terminating || a.Unknown != b.Unknown || a.MinAvailable != b.MinAvailable ||
+		len(a.Conditions) != len(b.Conditions) {
+		return false
+	}
+	return equality.Semantic.DeepEqual(a, b)
+}
 
 // writeStatus sends status for job to the status subresource. The encoder
 // only reads: a shallow copy of the job with the new status will do,

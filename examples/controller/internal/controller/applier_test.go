@@ -13,6 +13,7 @@ import (
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -832,5 +833,51 @@ func TestUnchangedStatusIsNotWritten(t *testing.T) {
 	}
 	if n := len(f.writes()); n != 1 {
 		t.Errorf("%d status writes for a changed status, want 1", n)
+	}
+}
+
+// statusEqual is equality.Semantic.DeepEqual with the cheap fields first:
+// it must agree with it on every pair.
+func TestStatusEqualAgreesWithSemanticDeepEqual(t *testing.T) {
+	now := metav1.NewTime(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	later := metav1.NewTime(now.Add(time.Second))
+	base := func() *vcjob.JobStatus {
+		return &vcjob.JobStatus{State: vcjob.JobState{Phase: vcjob.Running, LastTransitionTime: now}, MinAvailable: 2,
+			Running: 2, Version: 3, RetryCount: 1,
+			Conditions:      []vcjob.JobCondition{{Status: vcjob.Running, LastTransitionTime: &now}},
+			TaskStatusCount: map[string]vcjob.TaskState{"worker": {Phase: map[corev1.PodPhase]int32{corev1.PodRunning: 2}}}}
+	}
+	for name, change := range map[string]func(s *vcjob.JobStatus){
+		"same":         func(*vcjob.JobStatus) {},
+		"phase":        func(s *vcjob.JobStatus) { s.State.Phase = vcjob.Completed },
+		"version":      func(s *vcjob.JobStatus) { s.Version++ },
+		"retry count":  func(s *vcjob.JobStatus) { s.RetryCount++ },
+		"a count":      func(s *vcjob.JobStatus) { s.Succeeded++ },
+		"minAvailable": func(s *vcjob.JobStatus) { s.MinAvailable++ },
+		"a condition more": func(s *vcjob.JobStatus) {
+			s.Conditions = append(s.Conditions, vcjob.JobCondition{Status: vcjob.Completed})
+		},
+		"a condition's time": func(s *vcjob.JobStatus) {
+			s.Conditions = []vcjob.JobCondition{{Status: vcjob.Running, LastTransitionTime: &later}}
+		},
+		"the state's time": func(s *vcjob.JobStatus) { s.State.LastTransitionTime = later },
+		"the same time elsewhere": func(s *vcjob.JobStatus) {
+			t := metav1.NewTime(now.In(time.FixedZone("x", 3600)))
+			s.State.LastTransitionTime = t
+		},
+		"a task count":             func(s *vcjob.JobStatus) { s.TaskStatusCount["worker"].Phase[corev1.PodRunning] = 1 },
+		"no task counts":           func(s *vcjob.JobStatus) { s.TaskStatusCount = nil },
+		"a reason":                 func(s *vcjob.JobStatus) { s.State.Reason = "why" },
+		"empty, not nil, controls": func(s *vcjob.JobStatus) { s.ControlledResources = map[string]string{} },
+	} {
+		a, b := base(), base()
+		change(b)
+		if got, want := statusEqual(a, b), equality.Semantic.DeepEqual(a, b); got != want {
+			t.Errorf("%s: statusEqual = %v, Semantic.DeepEqual = %v", name, got, want)
+		}
+	}
+	empty := &vcjob.JobStatus{}
+	if !statusEqual(empty, &vcjob.JobStatus{Conditions: []vcjob.JobCondition{}}) {
+		t.Error("no conditions and an empty list: statusEqual says different")
 	}
 }
