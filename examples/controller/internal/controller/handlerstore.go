@@ -50,13 +50,15 @@ func (s *handlerStore) prepare(obj any) (any, string, error) {
 	return obj, key, err
 }
 
-func (s *handlerStore) Add(obj any) error    { return s.upsert(obj, false) }
-func (s *handlerStore) Update(obj any) error { return s.upsert(obj, false) }
+func (s *handlerStore) Add(obj any) error    { _, err := s.upsert(obj, false); return err }
+func (s *handlerStore) Update(obj any) error { _, err := s.upsert(obj, false); return err }
 
-func (s *handlerStore) upsert(obj any, initial bool) error {
+// upsert hands obj to the handlers as an add or, when its key is known, an
+// update, and returns the key.
+func (s *handlerStore) upsert(obj any, initial bool) (string, error) {
 	obj, key, err := s.prepare(obj)
 	if err != nil {
-		return err
+		return "", err
 	}
 	old, ok := s.known[key]
 	s.known[key] = obj
@@ -65,7 +67,7 @@ func (s *handlerStore) upsert(obj any, initial bool) error {
 	} else {
 		s.handler.OnAdd(obj, initial)
 	}
-	return nil
+	return key, nil
 }
 
 func (s *handlerStore) Delete(obj any) error {
@@ -86,18 +88,11 @@ func (s *handlerStore) Replace(list []any, _ string) error {
 	initial := !s.synced.Load()
 	seen := make(map[string]struct{}, len(list))
 	for _, obj := range list {
-		obj, key, err := s.prepare(obj)
+		key, err := s.upsert(obj, initial)
 		if err != nil {
 			return err
 		}
 		seen[key] = struct{}{}
-		old, ok := s.known[key]
-		s.known[key] = obj
-		if ok {
-			s.handler.OnUpdate(old, obj)
-		} else {
-			s.handler.OnAdd(obj, initial)
-		}
 	}
 	for key, old := range s.known {
 		if _, ok := seen[key]; !ok {

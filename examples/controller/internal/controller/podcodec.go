@@ -91,53 +91,18 @@ func (s podSerializer) Decode(data []byte, defaults *schema.GroupVersionKind, in
 // path (another kind, an encoding, bytes it cannot read).
 func podEnvelope(b []byte) (raw []byte, ok bool) {
 	var apiVersion, kind, encoding, contentType []byte
-	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return nil, false
-		}
-		b = b[n:]
-		if typ != protowire.BytesType {
-			n = protowire.ConsumeFieldValue(num, typ, b)
-			if n < 0 {
-				return nil, false
-			}
-			b = b[n:]
-			continue
-		}
-		v, n := protowire.ConsumeBytes(b)
-		if n < 0 {
-			return nil, false
-		}
-		b = b[n:]
+	typeMetaOK := true
+	ok = bytesFields(b, func(num protowire.Number, v []byte) {
 		switch num {
 		case 1: // typeMeta
-			for tm := v; len(tm) > 0; {
-				tnum, ttyp, tn := protowire.ConsumeTag(tm)
-				if tn < 0 {
-					return nil, false
-				}
-				tm = tm[tn:]
-				if ttyp != protowire.BytesType {
-					tn = protowire.ConsumeFieldValue(tnum, ttyp, tm)
-					if tn < 0 {
-						return nil, false
-					}
-					tm = tm[tn:]
-					continue
-				}
-				s, sn := protowire.ConsumeBytes(tm)
-				if sn < 0 {
-					return nil, false
-				}
-				tm = tm[sn:]
-				switch tnum {
+			typeMetaOK = bytesFields(v, func(num protowire.Number, s []byte) {
+				switch num {
 				case 1:
 					apiVersion = s
 				case 2:
 					kind = s
 				}
-			}
+			})
 		case 2:
 			raw = v
 		case 3:
@@ -145,12 +110,34 @@ func podEnvelope(b []byte) (raw []byte, ok bool) {
 		case 4:
 			contentType = v
 		}
-	}
-	if string(apiVersion) != "v1" || string(kind) != "Pod" || len(encoding) > 0 ||
+	})
+	if !ok || !typeMetaOK || string(apiVersion) != "v1" || string(kind) != "Pod" || len(encoding) > 0 ||
 		(len(contentType) > 0 && string(contentType) != runtime.ContentTypeProtobuf) {
 		return nil, false
 	}
 	return raw, true
+}
+
+// bytesFields calls f with the number and value of each length-delimited
+// field of a protobuf message, in order, skipping fields of other wire
+// types; false when b does not parse.
+func bytesFields(b []byte, f func(num protowire.Number, v []byte)) bool {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return false
+		}
+		m := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if m < 0 {
+			return false
+		}
+		if typ == protowire.BytesType {
+			v, _ := protowire.ConsumeBytes(b[n:])
+			f(num, v)
+		}
+		b = b[n+m:]
+	}
+	return true
 }
 
 // metaScratch holds a pod's metadata without its managed fields while
@@ -241,43 +228,23 @@ func (s watchEventSerializer) Decode(data []byte, defaults *schema.GroupVersionK
 	if !ok || ev == nil {
 		return s.Serializer.Decode(data, defaults, into)
 	}
-	var typ, object []byte
-	for b := data; len(b) > 0; {
-		num, wt, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return s.Serializer.Decode(data, defaults, into)
+	var typ, object, raw []byte
+	twice := false
+	ok = bytesFields(data, func(num protowire.Number, v []byte) {
+		switch num {
+		case 1:
+			typ = v
+		case 2:
+			twice = twice || object != nil // a second occurrence merges: the usual path does that
+			object = v
 		}
-		m := protowire.ConsumeFieldValue(num, wt, b[n:])
-		if m < 0 {
-			return s.Serializer.Decode(data, defaults, into)
+	})
+	if !ok || twice || !bytesFields(object, func(num protowire.Number, v []byte) {
+		if num == 1 {
+			raw = v
 		}
-		if wt == protowire.BytesType && (num == 1 || num == 2) {
-			v, _ := protowire.ConsumeBytes(b[n:])
-			if num == 1 {
-				typ = v
-			} else {
-				if object != nil { // a second occurrence merges: the usual path does that
-					return s.Serializer.Decode(data, defaults, into)
-				}
-				object = v
-			}
-		}
-		b = b[n+m:]
-	}
-	var raw []byte
-	for b := object; len(b) > 0; {
-		num, wt, n := protowire.ConsumeTag(b)
-		if n < 0 {
-			return s.Serializer.Decode(data, defaults, into)
-		}
-		m := protowire.ConsumeFieldValue(num, wt, b[n:])
-		if m < 0 {
-			return s.Serializer.Decode(data, defaults, into)
-		}
-		if wt == protowire.BytesType && num == 1 {
-			raw, _ = protowire.ConsumeBytes(b[n:])
-		}
-		b = b[n+m:]
+	}) {
+		return s.Serializer.Decode(data, defaults, into)
 	}
 	t, known := watchEventTypes[string(typ)]
 	if !known {
