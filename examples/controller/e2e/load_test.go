@@ -311,7 +311,8 @@ func label(series, name string) string {
 // TestLoadAB compares two builds of the controller, or one build in two
 // environments, on a noisy machine: E2E_LOAD_AB="A,B" names the arms,
 // each a binary path ("." for the one this suite built) with optional
-// NAME=value words for its environment ("., GOMAXPROCS=1 ."). Every
+// NAME=value words for its environment and flags for the controller
+// ("., GOMAXPROCS=1 ." or "., --kube-api-qps=5000 ."). Every
 // round runs each shape once per arm, the arms' order alternating between
 // rounds (E2E_LOAD_ROUNDS, default 6), so both meet the same moments of
 // the machine. It logs each pair and, per shape, each arm's median CPU
@@ -330,6 +331,8 @@ func TestLoadAB(t *testing.T) {
 	for i, p := range parts {
 		for _, w := range strings.Fields(p) {
 			switch {
+			case strings.HasPrefix(w, "-"):
+				arms[i].args = append(arms[i].args, w)
 			case strings.Contains(w, "="):
 				arms[i].env = append(arms[i].env, w)
 			case w == ".":

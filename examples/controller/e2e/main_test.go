@@ -211,8 +211,9 @@ func startControllerWith(t *testing.T, name, kubeconfig string, args ...string) 
 // runs in: TestLoadAB alternates two. The zero value is the suite's
 // controller with E2E_CONTROLLER_ENV.
 type controllerArm struct {
-	bin string   // empty: the suite's controller
-	env []string // NAME=value added to the environment
+	bin  string   // empty: the suite's controller
+	env  []string // NAME=value added to the environment
+	args []string // flags after the test's own (the last of a flag wins)
 }
 
 // startArm runs arm's controller with the given kubeconfig and waits
@@ -230,7 +231,7 @@ func startArm(t *testing.T, arm controllerArm, name, kubeconfig string, args ...
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := append([]string{"--kubeconfig", kubeconfig, "--metrics-addr", addr, "-v=2"}, args...)
+	all := append(append([]string{"--kubeconfig", kubeconfig, "--metrics-addr", addr, "-v=2"}, args...), arm.args...)
 	bin, env := arm.bin, arm.env
 	if bin == "" {
 		bin = controllerBin
