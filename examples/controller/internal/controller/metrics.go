@@ -22,13 +22,11 @@ import (
 // runtime collectors, client-go's work-queue metrics (WorkqueueMetrics)
 // and, once RegisterClientGoMetrics is called, its REST client's.
 type Metrics struct {
-	// own holds the controller's counters and gauges and its CPU time
-	// (cheap to collect); reg everything else (the process and Go
-	// collectors, client-go's metrics, what users register). /metrics
-	// serves both; a scrape that names only the controller's own
-	// metrics (name[]=…) collects only own.
+	// reg holds everything /metrics serves; own holds the controller's
+	// counters and gauges and its CPU time too (registered in both, cheap
+	// to collect), so a scrape that names only those (name[]=…) need not
+	// read the process's files and the runtime's statistics.
 	own, reg *prometheus.Registry
-	all      prometheus.Gatherers
 
 	mu       sync.Mutex
 	counters map[string]*counter
@@ -104,9 +102,8 @@ var counterDefs = []struct {
 // time apart (process_cpu_seconds_total is their sum).
 func NewMetrics() *Metrics {
 	m := &Metrics{own: prometheus.NewRegistry(), reg: prometheus.NewRegistry(), counters: map[string]*counter{}, gauges: map[string]*atomic.Pointer[func() float64]{}}
-	m.all = prometheus.Gatherers{m.own, m.reg}
 	m.reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
-	m.own.MustRegister(
+	m.registerOwn(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: MetricProcessUserCPU, Help: "User CPU time spent in seconds."},
 			func() float64 { u, _ := CPUTime(); return u.Seconds() }),
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: MetricProcessSystemCPU, Help: "System CPU time spent in seconds."},
@@ -121,10 +118,10 @@ func (m *Metrics) define(name, help string, labels []string) *counter {
 	c := &counter{labels: labels}
 	if len(labels) == 0 {
 		c.plain = prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
-		m.own.MustRegister(c.plain)
+		m.registerOwn(c.plain)
 	} else {
 		c.vec = prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
-		m.own.MustRegister(c.vec)
+		m.registerOwn(c.vec)
 	}
 	m.counters[name] = c
 	return c
@@ -133,6 +130,13 @@ func (m *Metrics) define(name, help string, labels []string) *counter {
 // Registry is the registry the metrics live on; register more collectors
 // on it.
 func (m *Metrics) Registry() *prometheus.Registry { return m.reg }
+
+// registerOwn registers one of the controller's own metrics in both
+// registries.
+func (m *Metrics) registerOwn(cs ...prometheus.Collector) {
+	m.reg.MustRegister(cs...)
+	m.own.MustRegister(cs...)
+}
 
 // Inc adds one to a counter; labels are name, value pairs.
 func (m *Metrics) Inc(name string, labels ...string) { m.Add(name, 1, labels...) }
@@ -204,7 +208,7 @@ func (m *Metrics) Get(name string, labels ...string) float64 {
 
 // Sum adds up a counter over all its labels (for tests).
 func (m *Metrics) Sum(name string) float64 {
-	families, err := m.all.Gather()
+	families, err := m.reg.Gather()
 	if err != nil {
 		return 0
 	}
@@ -229,7 +233,7 @@ func (m *Metrics) Gauge(name string, f func() float64) {
 	if p == nil {
 		p = &atomic.Pointer[func() float64]{}
 		m.gauges[name] = p
-		m.own.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: name}, func() float64 { return (*p.Load())() }))
+		m.registerOwn(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: name}, func() float64 { return (*p.Load())() }))
 	}
 	p.Store(&f)
 }
@@ -246,7 +250,7 @@ func CPUTime() (user, system time.Duration) {
 
 // ServeHTTP serves the registry in the Prometheus exposition formats.
 func (m *Metrics) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	var g prometheus.Gatherer = m.all
+	var g prometheus.Gatherer = m.reg
 	if names := r.URL.Query()["name[]"]; len(names) > 0 && m.allOwn(names) {
 		// Reading the process's files and the runtime's statistics costs
 		// milliseconds; a scrape for a counter of the controller's own

@@ -86,7 +86,7 @@ func verbResource(req *http.Request) (verb, resource, sub string) {
 	case len(p) >= 3 && p[0] == "apis":
 		p = p[3:]
 	default:
-		return lowerMethod(req.Method), "other", ""
+		return strings.ToLower(req.Method), "other", "" // no resource named (rare)
 	}
 	if len(p) >= 3 && p[0] == "namespaces" {
 		p = p[2:] // namespaced: <resource>[/<name>[/<subresource>]]
@@ -94,7 +94,7 @@ func verbResource(req *http.Request) (verb, resource, sub string) {
 	var name string
 	switch len(p) {
 	case 0:
-		return lowerMethod(req.Method), "other", ""
+		return strings.ToLower(req.Method), "other", "" // no resource named (rare)
 	case 1:
 		resource = p[0]
 	case 2:
@@ -131,24 +131,6 @@ func methodVerb(method string) string {
 		return "create"
 	case http.MethodPut:
 		return "update"
-	case http.MethodPatch:
-		return "patch"
-	case http.MethodDelete:
-		return "delete"
-	}
-	return strings.ToLower(method)
-}
-
-// lowerMethod is the verb of a request that names no resource: its
-// method, in lower case.
-func lowerMethod(method string) string {
-	switch method {
-	case http.MethodGet:
-		return "get"
-	case http.MethodPost:
-		return "post"
-	case http.MethodPut:
-		return "put"
 	case http.MethodPatch:
 		return "patch"
 	case http.MethodDelete:
