@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"net/http"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -74,6 +75,13 @@ var _ Volcano = (*VolcanoClient)(nil)
 // client and one client-side rate limiter (cfg's QPS and burst), as a
 // generated clientset's group clients do.
 func NewVolcanoForConfig(cfg *rest.Config) (*VolcanoClient, error) {
+	return NewVolcanoForConfigAndClient(cfg, nil)
+}
+
+// NewVolcanoForConfigAndClient is NewVolcanoForConfig on httpClient,
+// which other clients may share (one connection to the API server); nil
+// builds one from cfg.
+func NewVolcanoForConfigAndClient(cfg *rest.Config, httpClient *http.Client) (*VolcanoClient, error) {
 	scheme := runtime.NewScheme()
 	if err := vcjob.AddToScheme(scheme); err != nil {
 		return nil, err
@@ -90,9 +98,11 @@ func NewVolcanoForConfig(cfg *rest.Config) (*VolcanoClient, error) {
 	base.APIPath = "/apis"
 	base.NegotiatedSerializer = codecs.WithoutConversion()
 	base.ContentType, base.AcceptContentTypes = runtime.ContentTypeJSON, runtime.ContentTypeJSON
-	httpClient, err := rest.HTTPClientFor(base)
-	if err != nil {
-		return nil, err
+	if httpClient == nil {
+		var err error
+		if httpClient, err = rest.HTTPClientFor(base); err != nil {
+			return nil, err
+		}
 	}
 	if base.RateLimiter == nil && base.QPS > 0 {
 		burst := base.Burst
@@ -110,6 +120,7 @@ func NewVolcanoForConfig(cfg *rest.Config) (*VolcanoClient, error) {
 		gv   schema.GroupVersion
 		into *rest.Interface
 	}{{vcjob.SchemeGroupVersion, &out.batch}, {podgroup.SchemeGroupVersion, &out.scheduling}, {vcjob.BusSchemeGroupVersion, &out.bus}} {
+		var err error
 		if *x.into, err = mk(x.gv); err != nil {
 			return nil, err
 		}

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"net/http"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,6 +24,13 @@ import (
 // protobuf and decodes pods with PodCodecs; PodListWatch lists and
 // watches pods on it.
 func NewPodClient(cfg *rest.Config) (rest.Interface, error) {
+	return NewPodClientForConfigAndClient(cfg, nil)
+}
+
+// NewPodClientForConfigAndClient is NewPodClient on httpClient, which
+// other clients may share (one connection to the API server); nil builds
+// one from cfg.
+func NewPodClientForConfigAndClient(cfg *rest.Config, httpClient *http.Client) (rest.Interface, error) {
 	c := rest.CopyConfig(cfg)
 	c.APIPath = "/api"
 	c.GroupVersion = &corev1.SchemeGroupVersion
@@ -32,7 +40,10 @@ func NewPodClient(cfg *rest.Config) (rest.Interface, error) {
 	if c.UserAgent == "" {
 		c.UserAgent = rest.DefaultKubernetesUserAgent()
 	}
-	return rest.RESTClientFor(c)
+	if httpClient == nil {
+		return rest.RESTClientFor(c)
+	}
+	return rest.RESTClientForConfigAndClient(c, httpClient)
 }
 
 // PodListWatch lists and watches pods (in every namespace) on client, a
