@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -342,7 +343,13 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 	// correction raises the PodFailed its failing would have.
 	// --ordered-retries: a restart whose pod delete failed is not
 	// overtaken by a sync that judges the half-killed job (Failed).
-	args := []string{"--workers=4", "--kube-api-qps=200", "--kube-api-burst=400", "-v=1", "--semantics=" + faultSemantics(),
+	// -v=3 logs every step, so a run that goes wrong explains itself
+	// (E2E_FAULT_V to change it).
+	v := os.Getenv("E2E_FAULT_V")
+	if v == "" {
+		v = "3"
+	}
+	args := []string{"--workers=4", "--kube-api-qps=200", "--kube-api-burst=400", "-v=" + v, "--semantics=" + faultSemantics(),
 		"--coalesce-status", "--ordered-retries"}
 	if p != nil {
 		p.enabled.Store(true) // the informers' first lists and watches meet faults too
@@ -403,12 +410,16 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
 		n := 0
-		for _, j := range rec.final {
+		var open []string
+		for name, j := range rec.final {
 			if terminal(j.Status.State.Phase) {
 				n++
+			} else {
+				open = append(open, fmt.Sprintf("%s %s (retryCount %d, version %d)", name, j.Status.State.Phase, j.Status.RetryCount, j.Status.Version))
 			}
 		}
-		return n == shape.jobs, fmt.Sprintf("%d of %d", n, shape.jobs)
+		sort.Strings(open)
+		return n == shape.jobs, fmt.Sprintf("%d of %d; not yet: %s", n, shape.jobs, strings.Join(open, ", "))
 	})
 	givenUp += sum(ctrl.metrics(), controller.MetricGiveUps)
 	time.Sleep(2 * time.Second) // late pod creates would show now
