@@ -70,7 +70,7 @@ func main() {
 	flag.StringVar(&o.metricsAddr, "metrics-addr", ":8080", "Address serving /metrics and /healthz; empty disables it.")
 	flag.Float64Var(&o.qps, "kube-api-qps", 50, "Client-side rate limit of API requests per second (Volcano's default is 50).")
 	flag.IntVar(&o.burst, "kube-api-burst", 100, "Client-side burst of API requests (Volcano's default is 100).")
-	flag.BoolVar(&o.pprof, "pprof", false, "Also serve Go's profiling endpoints under /debug/pprof/ on the metrics address.")
+	flag.BoolVar(&o.pprof, "pprof", false, "Also serve Go's profiling endpoints under /debug/pprof/, and the controller's view of a job at /debug/vcjob/job?job=namespace/name, on the metrics address.")
 	flag.BoolVar(&o.queueChecks, "queue-checks", false, "Refuse jobs whose queue Volcano's webhook would refuse (missing, not Open, not a leaf, root), from an informer on Volcano's Queues.")
 	flag.StringVar(&o.semantics, "semantics", "volcano", "The decisions' semantics: volcano, corrected, or corrections by name, comma-separated (vcjob.ParseSemantics); a job's vcjob.dev/semantics annotation applies on top.")
 	flag.BoolVar(&o.coalesce, "coalesce-status", false, "Send a status that only moves pod counts, or that of a finished job (whose every request is a kill bumping status.version), once per pass over the worker's queue; the final status is the same, the states in between are not sent. false writes every one, as Volcano's controller does.")
@@ -136,6 +136,7 @@ func run(o options) error {
 	}
 
 	var leading atomic.Bool
+	var current atomic.Pointer[controller.Controller] // the running controller, for /debug/vcjob/job
 	metrics.Gauge("vcjob_controller_leader", func() float64 {
 		if leading.Load() {
 			return 1
@@ -155,6 +156,15 @@ func run(o options) error {
 			mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
 			mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
 			mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+			// The controller's view of one job (?job=namespace/name).
+			mux.HandleFunc("/debug/vcjob/job", func(w http.ResponseWriter, r *http.Request) {
+				c := current.Load()
+				if c == nil {
+					http.Error(w, "not leading", http.StatusServiceUnavailable)
+					return
+				}
+				c.JobViewHandler().ServeHTTP(w, r)
+			})
 		}
 		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 		go func() { _ = srv.Serve(ln) }()
@@ -187,6 +197,8 @@ func run(o options) error {
 		if err != nil {
 			return err
 		}
+		current.Store(c)
+		defer current.Store(nil)
 		return c.Run(ctx)
 	}
 	if !o.leaderElect {

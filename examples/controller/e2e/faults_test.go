@@ -350,7 +350,7 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 		v = "3"
 	}
 	args := []string{"--workers=4", "--kube-api-qps=200", "--kube-api-burst=400", "-v=" + v, "--semantics=" + faultSemantics(),
-		"--coalesce-status", "--ordered-retries"}
+		"--coalesce-status", "--ordered-retries", "--pprof"}
 	if p != nil {
 		p.enabled.Store(true) // the informers' first lists and watches meet faults too
 		defer p.enabled.Store(false)
@@ -406,21 +406,33 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 		}
 		t.Logf("FAULTS kube-apiserver restarted (etcd kept) after %d pods created, down %s", want, time.Since(start).Round(time.Millisecond))
 	}
-	eventually(t, 8*time.Minute, "every job in a terminal phase", func() (bool, string) {
+	// Every job in a terminal phase; one that never gets there is named,
+	// with the controller's view of it (--pprof serves it).
+	for deadline := time.Now().Add(8 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
 		rec.mu.Lock()
-		defer rec.mu.Unlock()
 		n := 0
-		var open []string
+		var open, names []string
 		for name, j := range rec.final {
 			if terminal(j.Status.State.Phase) {
 				n++
 			} else {
+				names = append(names, name)
 				open = append(open, fmt.Sprintf("%s %s (retryCount %d, version %d)", name, j.Status.State.Phase, j.Status.RetryCount, j.Status.Version))
 			}
 		}
-		sort.Strings(open)
-		return n == shape.jobs, fmt.Sprintf("%d of %d; not yet: %s", n, shape.jobs, strings.Join(open, ", "))
-	})
+		rec.mu.Unlock()
+		if n == shape.jobs {
+			break
+		}
+		if time.Now().After(deadline) {
+			sort.Strings(names)
+			for _, name := range names {
+				t.Logf("FAULTS the controller's view of %s: %s", name, ctrl.get("/debug/vcjob/job?job="+ns+"/"+name))
+			}
+			sort.Strings(open)
+			t.Fatalf("timed out after 8m waiting for every job in a terminal phase: %d of %d; not yet: %s", n, shape.jobs, strings.Join(open, ", "))
+		}
+	}
 	givenUp += sum(ctrl.metrics(), controller.MetricGiveUps)
 	time.Sleep(2 * time.Second) // late pod creates would show now
 	rec.mu.Lock()

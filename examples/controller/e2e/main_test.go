@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -309,6 +310,21 @@ func (p *controllerProc) dumpLog(lines int) {
 // metrics scrapes /metrics into name{labels} -> value: every metric, or
 // only those named (the controller's own, collected without the process
 // and Go collectors' milliseconds).
+// get returns the body the controller's metrics address serves at path
+// (or the error, as text: it is only logged).
+func (p *controllerProc) get(path string) string {
+	resp, err := http.Get("http://" + p.addr + path)
+	if err != nil {
+		return err.Error()
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err.Error()
+	}
+	return string(body)
+}
+
 func (p *controllerProc) metrics(names ...string) map[string]float64 {
 	p.t.Helper()
 	q := url.Values{"name[]": names}

@@ -6,8 +6,9 @@
 // connections read and write with raw non-blocking system calls
 // (RawIODialer), a clientset informer of PriorityClasses, the workers
 // that run vcjob's processing step, the statemachine.Applier that talks
-// to the API server, and the metrics on prometheus/client_golang
-// registries.
+// to the API server, the metrics on prometheus/client_golang registries,
+// and the controller's view of one job for debugging (ViewJob,
+// JobViewHandler).
 //
 //	metrics := controller.NewMetrics()
 //	metrics.RegisterClientGoMetrics() // once per process

@@ -1,0 +1,91 @@
+package controller
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sort"
+	"time"
+
+	"github.com/vcjob/vcjob"
+	jobcache "github.com/vcjob/vcjob/cache"
+)
+
+// JobView is what the controller holds for one job, the answer to "why
+// does it not move": the job's status as the cache has it (with a held-
+// back status write laid over it), the pods the cache counts for it, and
+// how many items its worker's queue holds.
+type JobView struct {
+	Job        string         `json:"job"`
+	Phase      vcjob.JobPhase `json:"phase"`
+	Version    int32          `json:"version"`
+	RetryCount int32          `json:"retryCount"`
+	// Status is the cached status; its counts are those of the last step
+	// that wrote it, not recounted from Pods.
+	Status vcjob.JobStatus `json:"status"`
+	Pods   []PodView       `json:"pods"`
+	// Worker is the job's worker; WorkerQueue the items its queue holds
+	// (every job's, not only this one's).
+	Worker      int `json:"worker"`
+	WorkerQueue int `json:"workerQueue"`
+}
+
+// PodView is one cached pod of a job.
+type PodView struct {
+	Name  string `json:"name"`
+	Task  string `json:"task"`
+	Phase string `json:"phase"`
+	// Deleting: the pod has a deletion timestamp, and counts as
+	// terminating.
+	Deleting bool `json:"deleting,omitempty"`
+	// JobVersion is the job version the pod was created for.
+	JobVersion string `json:"jobVersion"`
+}
+
+// ViewJob returns the controller's view of the job namespace/name.
+func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
+	ji, err := c.jobs.Lease(namespace, name)
+	if err != nil {
+		return JobView{}, err
+	}
+	defer ji.Release()
+	v := JobView{Job: vcjob.JobKey(namespace, name), Phase: ji.Job.Status.State.Phase, Version: ji.Job.Status.Version,
+		RetryCount: ji.Job.Status.RetryCount, Status: *ji.Job.Status.DeepCopy(), Pods: []PodView{}}
+	for task, p := range ji.Pods() {
+		v.Pods = append(v.Pods, PodView{Name: p.Name, Task: task, Phase: string(p.Status.Phase),
+			Deleting: p.DeletionTimestamp != nil, JobVersion: p.Annotations[vcjob.JobVersionKey]})
+	}
+	sort.Slice(v.Pods, func(i, j int) bool { return v.Pods[i].Name < v.Pods[j].Name })
+	s := c.shardOf(namespace, name)
+	v.Worker, v.WorkerQueue = s.id, s.queue.Len()
+	return v, nil
+}
+
+// JobViewHandler serves ViewJob as JSON for ?job=namespace/name (404 for
+// a job the cache does not hold). main.go mounts it with the profiling
+// endpoints, at /debug/vcjob/job.
+func (c *Controller) JobViewHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		namespace, name := splitKey(r.URL.Query().Get("job"))
+		if namespace == "" || name == "" {
+			http.Error(w, "want ?job=namespace/name", http.StatusBadRequest)
+			return
+		}
+		v, err := c.ViewJob(namespace, name)
+		switch {
+		case errors.Is(err, jobcache.ErrNotFound):
+			http.Error(w, err.Error(), http.StatusNotFound)
+			return
+		case err != nil:
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(struct {
+			JobView
+			At time.Time `json:"at"`
+		}{v, c.cfg.Now()})
+	})
+}
