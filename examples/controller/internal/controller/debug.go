@@ -13,8 +13,8 @@ import (
 
 // JobView is what the controller holds for one job, the answer to "why
 // does it not move": the job's status as the cache has it (with a held-
-// back status write laid over it), the pods the cache counts for it, and
-// how many items its worker's queue holds.
+// back status write laid over it), the pods the cache counts for it, its
+// worker's queue, and what that worker holds back for the job.
 type JobView struct {
 	Job        string         `json:"job"`
 	Phase      vcjob.JobPhase `json:"phase"`
@@ -28,6 +28,17 @@ type JobView struct {
 	// (every job's, not only this one's).
 	Worker      int `json:"worker"`
 	WorkerQueue int `json:"workerQueue"`
+	// What the worker holds back for the job: Retrying is its failed
+	// request being retried (--ordered-retries), Parked the requests
+	// waiting behind it, Waiting the requests waiting for pods the
+	// controller created to be shown, StatusHeld a status write held back
+	// (--coalesce-status). WorkerBusy: the worker was handling an item
+	// for the whole second the view waited, and these are not filled in.
+	Retrying   string `json:"retrying,omitempty"`
+	Parked     int    `json:"parked,omitempty"`
+	Waiting    int    `json:"waiting,omitempty"`
+	StatusHeld bool   `json:"statusHeld,omitempty"`
+	WorkerBusy bool   `json:"workerBusy,omitempty"`
 }
 
 // PodView is one cached pod of a job.
@@ -58,6 +69,22 @@ func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
 	sort.Slice(v.Pods, func(i, j int) bool { return v.Pods[i].Name < v.Pods[j].Name })
 	s := c.shardOf(namespace, name)
 	v.Worker, v.WorkerQueue = s.id, s.queue.Len()
+	// The worker's maps, between two of its items; never blocking it.
+	locked := s.mu.TryLock()
+	for wait := time.Now().Add(time.Second); !locked && time.Now().Before(wait); locked = s.mu.TryLock() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !locked {
+		v.WorkerBusy = true
+		return v, nil
+	}
+	defer s.mu.Unlock()
+	key := vcjob.JobKey(namespace, name)
+	if h := s.held[key]; h != nil {
+		v.Retrying, v.Parked = h.failed.Req.String(), len(h.parked)
+	}
+	v.Waiting = len(s.waiting[key])
+	v.StatusHeld = s.pending[key] != nil
 	return v, nil
 }
 

@@ -71,6 +71,29 @@ func TestJobViewHandler(t *testing.T) {
 		{Name: "j-w-1", Task: "w", Phase: "Running", Deleting: true, JobVersion: "2"},
 	}, v.Pods)
 	assert.Equal(t, c.shardOf("ns", "j").id, v.Worker)
+	assert.Empty(t, v.Retrying)
+	assert.False(t, v.WorkerBusy)
+
+	// What the worker holds back for the job.
+	s := c.shardOf("ns", "j")
+	failed := item{Kind: kindRequest, Req: vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}}
+	s.held = map[string]*heldJob{"ns/j": {failed: failed, parked: []item{{Kind: kindRequest}, {Kind: kindRequest}}}}
+	s.waiting = map[string][]item{"ns/j": {{Kind: kindRequest}}}
+	s.pending = map[string]*pendingStatus{"ns/j": {job: job}}
+	v, err = c.ViewJob("ns", "j")
+	require.NoError(t, err)
+	assert.Equal(t, failed.Req.String(), v.Retrying)
+	assert.Equal(t, 2, v.Parked)
+	assert.Equal(t, 1, v.Waiting)
+	assert.True(t, v.StatusHeld)
+
+	// A worker in the middle of an item is not waited for past a second.
+	s.mu.Lock()
+	v, err = c.ViewJob("ns", "j")
+	s.mu.Unlock()
+	require.NoError(t, err)
+	assert.True(t, v.WorkerBusy)
+	assert.Empty(t, v.Retrying, "not read while the worker holds its state")
 
 	assert.Equal(t, http.StatusNotFound, get("job=ns/other").Code)
 	assert.Equal(t, http.StatusBadRequest, get("job=nonamespace").Code)

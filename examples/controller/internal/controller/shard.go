@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"k8s.io/client-go/util/workqueue"
@@ -67,6 +68,11 @@ type shard struct {
 	// waiting are requests of jobs whose created pods the informer has
 	// not shown yet, in order, by job key.
 	waiting map[string][]item
+
+	// mu is held by the worker while it handles an item; the maps above
+	// are the worker's alone otherwise. Only the debug view (debug.go)
+	// takes it from outside, so the worker never waits on it.
+	mu sync.Mutex
 }
 
 // heldJob is a job whose request failed: until that request succeeds (or
@@ -107,7 +113,9 @@ func (s *shard) run(ctx context.Context) {
 		// What was held back is written before the worker stops (a lost
 		// lease cancels ctx too: then the API server's conflict check
 		// refuses a write the next leader has overtaken).
+		s.mu.Lock()
 		s.flushAll()
+		s.mu.Unlock()
 	}()
 	for {
 		it, shutdown := s.queue.Get()
@@ -117,7 +125,9 @@ func (s *shard) run(ctx context.Context) {
 		// Once asked to stop, the rest of the queue is dropped: the next
 		// leader rebuilds it from the informers.
 		if ctx.Err() == nil {
+			s.mu.Lock()
 			s.handle(it)
+			s.mu.Unlock()
 		}
 		s.queue.Done(it)
 		s.arm()
