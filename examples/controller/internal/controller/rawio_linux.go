@@ -23,7 +23,9 @@ import (
 // needs watching. RawSyscall makes the same call without telling the
 // scheduler; syscall.RawConn parks the goroutine on Go's network poller
 // when the socket is not ready, exactly as net.Conn does, and keeps the
-// connection's deadlines.
+// connection's deadlines. One thing is lost: the race detector, which
+// syscall.Read tells about the bytes it writes into a buffer, is not told
+// about these; the buffers are TLS's and net/http's own.
 
 // RawIODialer dials like d and returns TCP connections whose reads and
 // writes are raw non-blocking system calls, which never wake the Go
