@@ -12,9 +12,11 @@ import (
 )
 
 // JobView is what the controller holds for one job, the answer to "why
-// does it not move": the job's status as the cache has it (with a held-
-// back status write laid over it), the pods the cache counts for it, its
-// worker's queue, and what that worker holds back for the job.
+// does it not move": the job's status as the cache has it (a held-back
+// status write is usually in it, and is laid back over the informer's
+// copy before the job's next step; StatusHeld says one waits), the pods
+// the cache counts for it, its worker's queue, and what that worker holds
+// back for the job.
 type JobView struct {
 	Job        string         `json:"job"`
 	Phase      vcjob.JobPhase `json:"phase"`
