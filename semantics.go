@@ -61,6 +61,15 @@ type Semantics struct {
 	// relist. Volcano raises PodPending for it, and the failure's policy
 	// never runs: a job whose other pods keep running never restarts.
 	FinishedPodsOnAdd bool `json:"finishedPodsOnAdd,omitempty"`
+	// PodGroupPhaseOnAdd: a PodGroup the cache's feed first shows already
+	// in a phase, after the informer's first list, raises the request its
+	// missed phase change would have. That is a relist after a lost
+	// watch. Volcano has no add handler for PodGroups and raises nothing:
+	// a job killed for a restart leaves Restarting on the sync its
+	// PodGroup's move to Inqueue raises (syncs before it recount nothing),
+	// so when the watch loses that move the job waits in Restarting for
+	// ever, with no pods.
+	PodGroupPhaseOnAdd bool `json:"podGroupPhaseOnAdd,omitempty"`
 }
 
 // Corrected is the profile with every correction on. The zero Semantics is Volcano's.
@@ -126,6 +135,10 @@ var semanticsSwitches = [...]SemanticsSwitch{
 		Volcano:   "a pod first seen already Failed or Succeeded (it finished while the controller was down, or between a watch and its relist) raises PodPending: its failure or its task's completion is never acted on",
 		Corrected: "it raises PodFailed with its exit code, or TaskCompleted when its task is completed, as seeing it finish would have",
 		field:     func(s *Semantics) *bool { return &s.FinishedPodsOnAdd }},
+	{Name: "podgroup-phase-on-add", Field: "PodGroupPhaseOnAdd",
+		Volcano:   "a PodGroup first seen already in a phase (its phase change lost with a cut watch, the relist showing it as new) raises nothing: a job in Restarting whose PodGroup's move to Inqueue was lost stays Restarting for ever",
+		Corrected: "it raises the request its missed phase change would have",
+		field:     func(s *Semantics) *bool { return &s.PodGroupPhaseOnAdd }},
 }
 
 // SemanticsSwitches lists the corrections, in the order String names them.

@@ -285,6 +285,29 @@ func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgr
 	return req, true
 }
 
+// OnPodGroupAdd returns the request a PodGroup's add raises: none, as in
+// Volcano, which has no add handler for PodGroups. Under
+// vcjob.Semantics.PodGroupPhaseOnAdd (c.Semantics, or the job's
+// annotation) a PodGroup that arrives after the informer's first list
+// already in a phase raises the request its missed change from no phase
+// would have (OnPodGroupUpdate): a relist after a lost watch shows it as
+// new. A new PodGroup has no phase (the API server drops the status of a
+// create), so with a watch that loses nothing this is never raised; the
+// first list raises nothing either, as the job's own add syncs it.
+func (c *Cache) OnPodGroupAdd(namespace, job string, phase podgroup.Phase, inInitialList bool) (vcjob.Request, bool) {
+	if inInitialList || phase == "" || !c.podGroupPhaseOnAdd(ref{namespace, job}) {
+		return vcjob.Request{}, false
+	}
+	return c.OnPodGroupUpdate(namespace, job, "", phase)
+}
+
+func (c *Cache) podGroupPhaseOnAdd(key ref) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.jobs[key]
+	return e != nil && e.info.Job != nil && !e.deleted && c.Semantics.For(e.info.Job).PodGroupPhaseOnAdd
+}
+
 // CommandRequest is the request a Command for a vcjob raises; ok is false
 // for commands aimed at anything else. The controller deletes the command
 // first and queues the request only when that delete succeeded (NotFound

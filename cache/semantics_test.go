@@ -46,6 +46,60 @@ func TestPodGroupRequestsCurrentVersion(t *testing.T) {
 	}
 }
 
+// cacheWithJob is a cache under base holding job ns/j, with annotation as
+// its vcjob.SemanticsAnnotation when not empty.
+func cacheWithJob(t *testing.T, base vcjob.Semantics, annotation string) *cache.Cache {
+	t.Helper()
+	c := cache.New()
+	c.Semantics = base
+	job := testJob("j", "1")
+	if annotation != "" {
+		job.Annotations = map[string]string{vcjob.SemanticsAnnotation: annotation}
+	}
+	require.NoError(t, c.Add(job))
+	return c
+}
+
+// A PodGroup's add raises nothing in Volcano; under PodGroupPhaseOnAdd one
+// first seen in a phase after the first list (a relist after a lost watch)
+// raises the request of the phase change the watch lost.
+func TestPodGroupPhaseOnAdd(t *testing.T) {
+	on := vcjob.Semantics{PodGroupPhaseOnAdd: true}
+	for _, tc := range []struct {
+		name       string
+		base       vcjob.Semantics
+		annotation string
+		phase      podgroup.Phase
+		initial    bool
+		want       bool
+		event      vcjob.Event
+	}{
+		{"volcano: nothing", vcjob.Semantics{}, "", podgroup.PhaseInqueue, false, false, ""},
+		{"the job asks for Volcano's", vcjob.Corrected(), "volcano", podgroup.PhaseInqueue, false, false, ""},
+		{"first seen Inqueue after a relist", on, "", podgroup.PhaseInqueue, false, true, ""},
+		{"the job's annotation asks for it", vcjob.Semantics{}, "podgroup-phase-on-add", podgroup.PhaseInqueue, false, true, ""},
+		{"first seen Pending after a relist", on, "", podgroup.PhasePending, false, true, ""},
+		{"first seen Running after a relist", on, "", podgroup.PhaseRunning, false, true, ""},
+		{"first seen Unknown after a relist", on, "", podgroup.PhaseUnknown, false, true, vcjob.JobUnknownEvent},
+		{"a new PodGroup has no phase", on, "", "", false, false, ""},
+		{"the first list: the job's own add syncs it", on, "", podgroup.PhaseInqueue, true, false, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cacheWithJob(t, tc.base, tc.annotation)
+			req, ok := c.OnPodGroupAdd("ns", "j", tc.phase, tc.initial)
+			require.Equal(t, tc.want, ok)
+			if ok {
+				assert.Equal(t, vcjob.Request{Namespace: "ns", JobName: "j", Event: tc.event}, req,
+					"the request of the missed change from no phase")
+			}
+		})
+	}
+	c := cache.New()
+	c.Semantics = on
+	_, ok := c.OnPodGroupAdd("ns", "other", podgroup.PhaseInqueue, false)
+	assert.False(t, ok, "a job the cache does not hold")
+}
+
 // A pod first seen finished raises PodPending in Volcano (the failure is
 // never acted on); under FinishedPodsOnAdd it raises what seeing it
 // finish would have.
@@ -81,13 +135,7 @@ func TestFinishedPodsOnAdd(t *testing.T) {
 		{"an out-of-sync pod is OutOfSync", vcjob.Corrected(), "", nil, outOfSync, vcjob.OutOfSyncEvent, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := cache.New()
-			c.Semantics = tc.base
-			job := testJob("j", "1")
-			if tc.annotation != "" {
-				job.Annotations = map[string]string{vcjob.SemanticsAnnotation: tc.annotation}
-			}
-			require.NoError(t, c.Add(job))
+			c := cacheWithJob(t, tc.base, tc.annotation)
 			for _, p := range tc.others {
 				require.NoError(t, c.AddPod(p))
 			}

@@ -133,5 +133,9 @@ func Compare(job *vcjob.Job, sem vcjob.Semantics) []Difference {
 		out = append(out, Difference{Event: "a pod first seen finished", Switch: "finished-pods-on-add",
 			Volcano: "PodPending: its failure or its task's completion is never acted on", Other: "PodFailed with its exit code, or TaskCompleted"})
 	}
+	if sem.PodGroupPhaseOnAdd {
+		out = append(out, Difference{Event: "a PodGroup first seen in a phase", Switch: "podgroup-phase-on-add",
+			Volcano: "nothing: a job in Restarting whose PodGroup's move to Inqueue was lost never leaves it", Other: "the request of the phase change the watch lost"})
+	}
 	return out
 }

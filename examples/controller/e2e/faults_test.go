@@ -313,14 +313,15 @@ func faultJob(name string, replicas int) string {
 `
 }
 
-// faultSemantics is the controller's --semantics in TestFaults:
-// finished-pods-on-add, or E2E_FAULT_SEMANTICS ("volcano" shows the jobs
-// that never restart).
+// faultSemantics is the controller's --semantics in TestFaults: the two
+// corrections for what a lost watch or a controller restart hides
+// (finished-pods-on-add, podgroup-phase-on-add), or E2E_FAULT_SEMANTICS
+// ("volcano" shows the jobs that never restart).
 func faultSemantics() string {
 	if s := os.Getenv("E2E_FAULT_SEMANTICS"); s != "" {
 		return s
 	}
-	return "finished-pods-on-add"
+	return "finished-pods-on-add,podgroup-phase-on-add"
 }
 
 // faultRun drives faultJob's workload in a fresh namespace, with the
@@ -363,7 +364,7 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 			t.Fatal(err)
 		}
 	}
-	givenUp := 0.0
+	givenUp, seenLate := 0.0, 0.0
 	if killAt > 0 {
 		want := max(1, int(killAt*float64(shape.jobs)))
 		eventually(t, 5*time.Minute, "jobs Restarting before the kill", func() (bool, string) {
@@ -381,7 +382,9 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 			}
 			return n >= want, fmt.Sprintf("%d of %d", n, want)
 		})
-		givenUp += sum(ctrl.metrics(), controller.MetricGiveUps)
+		m := ctrl.metrics()
+		givenUp += sum(m, controller.MetricGiveUps)
+		seenLate += sum(m, controller.MetricPodGroupsSeenLate)
 		_ = ctrl.cmd.Process.Kill()
 		<-ctrl.done
 		t.Logf("FAULTS controller SIGKILLed once %d jobs had been seen Restarting; starting another", want)
@@ -433,7 +436,12 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 			t.Fatalf("timed out after 8m waiting for every job in a terminal phase: %d of %d; not yet: %s", n, shape.jobs, strings.Join(open, ", "))
 		}
 	}
-	givenUp += sum(ctrl.metrics(), controller.MetricGiveUps)
+	m := ctrl.metrics()
+	givenUp += sum(m, controller.MetricGiveUps)
+	seenLate += sum(m, controller.MetricPodGroupsSeenLate)
+	// A relist's PodGroup add that synced its job: what a watch lost and
+	// Volcano's controller would have lost with it.
+	t.Logf("FAULTS PodGroups first seen in a phase after a relist (their jobs synced): %v", seenLate)
 	time.Sleep(2 * time.Second) // late pod creates would show now
 	rec.mu.Lock()
 	final := map[string]*vcjob.Job{}

@@ -197,7 +197,7 @@ func New(cfg Config) (*Controller, error) {
 		h   cache.ResourceEventHandler
 	}{
 		{jobInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addJob, UpdateFunc: c.updateJob, DeleteFunc: c.deleteJob}},
-		{pgInf, cache.ResourceEventHandlerFuncs{UpdateFunc: c.updatePodGroup, DeleteFunc: c.deletePodGroup}},
+		{pgInf, cache.ResourceEventHandlerDetailedFuncs{AddFunc: c.addPodGroup, UpdateFunc: c.updatePodGroup, DeleteFunc: c.deletePodGroup}},
 		{cmdInf, cache.ResourceEventHandlerFuncs{AddFunc: c.addCommand}},
 	}
 	for _, r := range regs {
@@ -431,6 +431,25 @@ func (c *Controller) deletePodGroup(obj any) {
 	c.event("podgroup", "delete")
 	if pg, err := asPodGroup(obj); err == nil {
 		c.applier.recent.seenPodGroupGone(pg.UID)
+	}
+}
+
+// addPodGroup queues what a PodGroup's add raises (cache.OnPodGroupAdd):
+// nothing, as Volcano's controller has no add handler for PodGroups,
+// unless the podgroup-phase-on-add correction is on and the informer
+// shows the PodGroup already in a phase outside its first list (a relist
+// after a lost watch): then the request of the phase change it lost.
+func (c *Controller) addPodGroup(obj any, inInitialList bool) {
+	c.event("podgroup", "add")
+	pg, err := asPodGroup(obj)
+	if err != nil {
+		klog.ErrorS(err, "Cannot read podgroup")
+		return
+	}
+	if req, ok := c.jobs.OnPodGroupAdd(pg.Namespace, jobOfPodGroup(pg), pg.Status.Phase, inInitialList); ok {
+		klog.V(2).InfoS("PodGroup first seen in a phase after a relist; syncing its job", "podgroup", klog.KObj(pg), "phase", pg.Status.Phase)
+		c.metrics.Inc(MetricPodGroupsSeenLate)
+		c.enqueue(req)
 	}
 }
 

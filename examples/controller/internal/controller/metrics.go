@@ -66,9 +66,13 @@ const (
 	MetricDeleteRetries        = "vcjob_controller_pod_delete_retries_total"
 	MetricCommands             = "vcjob_controller_commands_total"
 	MetricInvalidJobs          = "vcjob_controller_invalid_jobs_total"
-	MetricProcessCPU           = "process_cpu_seconds_total"
-	MetricProcessUserCPU       = "process_cpu_user_seconds_total"
-	MetricProcessSystemCPU     = "process_cpu_system_seconds_total"
+	// MetricPodGroupsSeenLate counts PodGroups the informer first showed
+	// already in a phase after a relist, whose jobs were synced for the
+	// phase change the watch lost (cache.OnPodGroupAdd).
+	MetricPodGroupsSeenLate = "vcjob_controller_podgroups_seen_late_total"
+	MetricProcessCPU        = "process_cpu_seconds_total"
+	MetricProcessUserCPU    = "process_cpu_user_seconds_total"
+	MetricProcessSystemCPU  = "process_cpu_system_seconds_total"
 )
 
 // counterDefs are the counters every scrape shows (at 0 until counted),
@@ -94,6 +98,7 @@ var counterDefs = []struct {
 	{MetricDeleteRetries, "Retries of pod deletes that had failed, by outcome.", []string{"outcome"}},
 	{MetricCommands, "Commands taken (deleted and turned into a request), by action.", []string{"action"}},
 	{MetricInvalidJobs, "Jobs refused because they fail validation.", nil},
+	{MetricPodGroupsSeenLate, "PodGroups first seen already in a phase after a relist; their jobs were synced for the lost phase change.", nil},
 	{MetricAPIRequests, "HTTP requests sent to the API server, by verb, resource and response code.", []string{"verb", "resource", "code"}},
 }
 
