@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -241,16 +240,6 @@ func (m *Metrics) Gauge(name string, f func() float64) {
 		m.registerOwn(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: name}, func() float64 { return (*p.Load())() }))
 	}
 	p.Store(&f)
-}
-
-// CPUTime is the process's user and system CPU time so far, from the
-// kernel's accounting (getrusage(RUSAGE_SELF)).
-func CPUTime() (user, system time.Duration) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, 0
-	}
-	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano())
 }
 
 // ServeHTTP serves the registry in the Prometheus exposition formats.
