@@ -64,11 +64,12 @@ type Semantics struct {
 	// PodGroupPhaseOnAdd: a PodGroup the cache's feed first shows already
 	// in a phase, after the informer's first list, raises the request its
 	// missed phase change would have. That is a relist after a lost
-	// watch. Volcano has no add handler for PodGroups and raises nothing:
-	// a job killed for a restart leaves Restarting on the sync its
-	// PodGroup's move to Inqueue raises (syncs before it recount nothing),
-	// so when the watch loses that move the job waits in Restarting for
-	// ever, with no pods.
+	// watch. Volcano has no add handler for PodGroups and raises nothing.
+	// A job waiting for its PodGroup's admission (Pending, or Restarting
+	// after a kill) goes on with the sync the PodGroup's move to Inqueue
+	// raises: syncs before it create no pods, and in Restarting keep the
+	// terminating count the kill wrote. When the watch loses that move
+	// the job waits for ever, with no pods.
 	PodGroupPhaseOnAdd bool `json:"podGroupPhaseOnAdd,omitempty"`
 }
 
@@ -136,7 +137,7 @@ var semanticsSwitches = [...]SemanticsSwitch{
 		Corrected: "it raises PodFailed with its exit code, or TaskCompleted when its task is completed, as seeing it finish would have",
 		field:     func(s *Semantics) *bool { return &s.FinishedPodsOnAdd }},
 	{Name: "podgroup-phase-on-add", Field: "PodGroupPhaseOnAdd",
-		Volcano:   "a PodGroup first seen already in a phase (its phase change lost with a cut watch, the relist showing it as new) raises nothing: a job in Restarting whose PodGroup's move to Inqueue was lost stays Restarting for ever",
+		Volcano:   "a PodGroup first seen already in a phase (its phase change lost with a cut watch, the relist showing it as new) raises nothing: a job waiting for its PodGroup's admission (Pending, or Restarting after a kill) whose move to Inqueue was lost waits for ever, with no pods",
 		Corrected: "it raises the request its missed phase change would have",
 		field:     func(s *Semantics) *bool { return &s.PodGroupPhaseOnAdd }},
 }

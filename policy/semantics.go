@@ -135,7 +135,7 @@ func Compare(job *vcjob.Job, sem vcjob.Semantics) []Difference {
 	}
 	if sem.PodGroupPhaseOnAdd {
 		out = append(out, Difference{Event: "a PodGroup first seen in a phase", Switch: "podgroup-phase-on-add",
-			Volcano: "nothing: a job in Restarting whose PodGroup's move to Inqueue was lost never leaves it", Other: "the request of the phase change the watch lost"})
+			Volcano: "nothing: a job waiting for its PodGroup's admission whose move to Inqueue was lost waits for ever", Other: "the request of the phase change the watch lost"})
 	}
 	return out
 }

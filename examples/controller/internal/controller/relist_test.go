@@ -21,16 +21,21 @@ import (
 // controller was killed right after the kill, and the next one created
 // the PodGroup while the API server was going down). Under the
 // podgroup-phase-on-add correction the add raises the sync instead.
-func TestRestartingJobResumesWhenARelistShowsItsPodGroupInqueue(t *testing.T) {
-	for _, sem := range []vcjob.Semantics{{}, {PodGroupPhaseOnAdd: true}} {
-		t.Run(sem.String(), func(t *testing.T) { testRelistShowsPodGroupInqueue(t, sem) })
+// A new job in Pending waits for the same move, and is stuck the same way.
+func TestJobGetsItsPodsWhenARelistShowsItsPodGroupInqueue(t *testing.T) {
+	for _, phase := range []vcjob.JobPhase{vcjob.Restarting, vcjob.Pending} {
+		for _, sem := range []vcjob.Semantics{{}, {PodGroupPhaseOnAdd: true}} {
+			t.Run(string(phase)+"/"+sem.String(), func(t *testing.T) { testRelistShowsPodGroupInqueue(t, phase, sem) })
+		}
 	}
 }
 
-func testRelistShowsPodGroupInqueue(t *testing.T, sem vcjob.Semantics) {
-	job := newJob(t, vcjob.Restarting)
-	job.Status.Version, job.Status.RetryCount = 1, 1
-	job.Status.Terminating = 2 // the pods the kill deleted
+func testRelistShowsPodGroupInqueue(t *testing.T, phase vcjob.JobPhase, sem vcjob.Semantics) {
+	job := newJob(t, phase)
+	if phase == vcjob.Restarting {
+		job.Status.Version, job.Status.RetryCount = 1, 1
+		job.Status.Terminating = 2 // the pods the kill deleted
+	}
 	f := newFixtureWith(t, job, func(c *Config) { c.Semantics = sem })
 	s := f.c.shards[0]
 	ctx := context.Background()
@@ -41,8 +46,8 @@ func testRelistShowsPodGroupInqueue(t *testing.T, sem vcjob.Semantics) {
 	if err != nil {
 		t.Fatalf("the sync did not create the PodGroup: %v", err)
 	}
-	if got := f.storedJob().Status.State.Phase; got != vcjob.Restarting {
-		t.Fatalf("phase after the first sync = %s, want Restarting (the kill's terminating count stands)", got)
+	if got := f.storedJob().Status.State.Phase; got != phase {
+		t.Fatalf("phase after the first sync = %s, want %s (no pods until the PodGroup is Inqueue)", got, phase)
 	}
 
 	pg.Status.Phase = podgroup.PhaseInqueue
@@ -66,8 +71,11 @@ func testRelistShowsPodGroupInqueue(t *testing.T, sem vcjob.Semantics) {
 			t.Fatalf("under Volcano's semantics the relist's add queued %d requests, want none", n)
 		}
 		f.drain(20 * time.Millisecond)
-		if got := f.storedJob().Status.State.Phase; got != vcjob.Restarting {
-			t.Errorf("phase = %s, want Restarting (nothing syncs the job)", got)
+		if got := f.storedJob().Status.State.Phase; got != phase {
+			t.Errorf("phase = %s, want %s (nothing syncs the job)", got, phase)
+		}
+		if pods, _ := f.kube.CoreV1().Pods("ns").List(ctx, metav1.ListOptions{}); len(pods.Items) != 0 {
+			t.Errorf("%d pods, want none", len(pods.Items))
 		}
 		return
 	}
