@@ -107,13 +107,21 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 	// Every sync comes here and nearly all find nothing to write: the
 	// context and client are made only for a write.
 	if !found {
+		key := desired.Namespace + "/" + desired.Name
+		if a.recent.podGroupCreated(key) {
+			// Created by an earlier sync, not shown by the informer yet:
+			// a create would be answered 409.
+			return nil
+		}
 		ctx, cancel := a.ctx()
 		defer cancel()
 		pg := desired.DeepCopy()
 		pg.Status = podgroup.Status{}
 		_, err = a.Volcano.PodGroups(desired.Namespace).Create(ctx, pg, metav1.CreateOptions{FieldManager: FieldManager})
-		if apierrors.IsAlreadyExists(err) {
-			// The informer has not seen it yet; the next sync updates it.
+		if err == nil || apierrors.IsAlreadyExists(err) {
+			// Already there: the informer has not shown it yet; the next
+			// sync after it has updates it.
+			a.recent.createdPodGroup(key)
 			return nil
 		}
 		return err

@@ -515,6 +515,59 @@ func TestDeletePodGroupLooksInTheCacheFirst(t *testing.T) {
 	}
 }
 
+// A PodGroup the controller created is not created again while the
+// informer has not shown it (the create would be answered 409), for at
+// most the in-flight record's ttl; once shown or deleted, the lister
+// speaks for it again.
+func TestApplyPodGroupCreatesOnceUntilTheInformerShowsIt(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	clock := time.Unix(1000, 0)
+	f := newFixtureWith(t, job, func(c *Config) { c.Now = func() time.Time { return clock } })
+	a := f.c.applier
+	desired := podgroup.Desired(job, nil)
+	creates := func() int {
+		n := 0
+		for _, act := range f.vc.Actions() {
+			if act.GetVerb() == "create" && act.GetResource().Resource == "podgroups" {
+				n++
+			}
+		}
+		f.vc.ClearActions()
+		return n
+	}
+	apply := func(want int, why string) {
+		t.Helper()
+		if err := a.ApplyPodGroup(&desired); err != nil {
+			t.Fatal(err)
+		}
+		if got := creates(); got != want {
+			t.Errorf("%s: %d creates, want %d", why, got, want)
+		}
+	}
+	apply(1, "no PodGroup")
+	apply(0, "created, not shown by the informer yet")
+
+	live, err := f.vc.PodGroups("ns").Get(context.Background(), desired.Name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c.deletePodGroup(live) // the informer shows it gone (not in the API: a delete whose event came first)
+	apply(1, "the informer showed it deleted: the lister speaks for it")
+	apply(0, "answered AlreadyExists: it exists")
+
+	clock = clock.Add(a.recent.ttl)
+	apply(1, "not shown within the ttl: trusted no longer")
+
+	if err := f.c.pgStore.Add(live); err != nil {
+		t.Fatal(err)
+	}
+	f.c.addPodGroup(live, false)
+	if a.recent.podGroupCreated(desired.Namespace + "/" + desired.Name) {
+		t.Error("the informer showed the PodGroup, and the record of its create is still kept")
+	}
+	apply(0, "in the lister")
+}
+
 // The legacy PodGroup (named after the job) is still found and updated.
 func TestApplyPodGroupFindsLegacyName(t *testing.T) {
 	job := newJob(t, vcjob.Pending)

@@ -431,6 +431,7 @@ func (c *Controller) deletePodGroup(obj any) {
 	c.event("podgroup", "delete")
 	if pg, err := asPodGroup(obj); err == nil {
 		c.applier.recent.seenPodGroupGone(pg.UID)
+		c.applier.recent.seenPodGroup(pg.Namespace + "/" + pg.Name)
 	}
 }
 
@@ -446,6 +447,7 @@ func (c *Controller) addPodGroup(obj any, inInitialList bool) {
 		klog.ErrorS(err, "Cannot read podgroup")
 		return
 	}
+	c.applier.recent.seenPodGroup(pg.Namespace + "/" + pg.Name)
 	if req, ok := c.jobs.OnPodGroupAdd(pg.Namespace, jobOfPodGroup(pg), pg.Status.Phase, inInitialList); ok {
 		klog.V(2).InfoS("PodGroup first seen in a phase after a relist; syncing its job", "podgroup", klog.KObj(pg), "phase", pg.Status.Phase)
 		c.metrics.Inc(MetricPodGroupsSeenLate)

@@ -8,12 +8,13 @@ import (
 )
 
 // inFlight remembers the controller's own writes that its informers have
-// not shown yet, so that it does not send them again: a pod it created (a
-// sync that runs before the pod's add event would create it again, and
-// be answered 409), and a PodGroup it deleted (every kill of a finished
-// job deletes the PodGroup, and the lister holds it until the delete
-// event, so the next kill would be answered 404). Both answers count as
-// success anyway; this saves the round trips. Safe for concurrent use.
+// not shown yet, so that it does not send them again: a pod or a
+// PodGroup it created (a sync that runs before the add event would
+// create it again, and be answered 409), and a PodGroup it deleted
+// (every kill of a finished job deletes the PodGroup, and the lister
+// holds it until the delete event, so the next kill would be answered
+// 404). These answers count as success anyway; this saves the round
+// trips. Safe for concurrent use.
 type inFlight struct {
 	// ttl bounds how long a created pod is trusted to exist without the
 	// informer showing it (a pod deleted before its add event was seen
@@ -25,6 +26,9 @@ type inFlight struct {
 	pods      map[string]*createdPod // namespace/name
 	unseen    map[string]*unseenPods // job key
 	podGroups map[types.UID]struct{}
+	// createdPGs are the PodGroups created (namespace/name) that the
+	// informer has not shown yet, with when.
+	createdPGs map[string]time.Time
 }
 
 // unseenPods are a job's created pods the informer has not shown yet:
@@ -44,7 +48,7 @@ type createdPod struct {
 
 func newInFlight(now func() time.Time) *inFlight {
 	return &inFlight{ttl: 10 * time.Second, now: now, pods: map[string]*createdPod{}, unseen: map[string]*unseenPods{},
-		podGroups: map[types.UID]struct{}{}}
+		podGroups: map[types.UID]struct{}{}, createdPGs: map[string]time.Time{}}
 }
 
 // podCreated reports whether the controller created the pod of key less
@@ -158,6 +162,11 @@ func (f *inFlight) expire() {
 			f.drop(key, e)
 		}
 	}
+	for key, at := range f.createdPGs {
+		if now.Sub(at) >= f.ttl {
+			delete(f.createdPGs, key)
+		}
+	}
 }
 
 func (f *inFlight) drop(key string, e *createdPod) (last bool) {
@@ -205,5 +214,44 @@ func (f *inFlight) seenPodGroupGone(uid types.UID) {
 	}
 	f.mu.Lock()
 	delete(f.podGroups, uid)
+	f.mu.Unlock()
+}
+
+// podGroupCreated reports whether the controller created the PodGroup of
+// key (namespace/name), or was told it exists, less than ttl ago and the
+// informer has not shown it since.
+func (f *inFlight) podGroupCreated(key string) bool {
+	if f == nil {
+		return false
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	at, ok := f.createdPGs[key]
+	if ok && f.now().Sub(at) >= f.ttl {
+		delete(f.createdPGs, key)
+		return false
+	}
+	return ok
+}
+
+// createdPodGroup records that the PodGroup of key exists now.
+func (f *inFlight) createdPodGroup(key string) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	f.createdPGs[key] = f.now()
+	f.mu.Unlock()
+}
+
+// seenPodGroup: the informer showed the PodGroup of key (added, or
+// deleted), or the controller deletes it: the lister speaks for it from
+// now on.
+func (f *inFlight) seenPodGroup(key string) {
+	if f == nil {
+		return
+	}
+	f.mu.Lock()
+	delete(f.createdPGs, key)
 	f.mu.Unlock()
 }
