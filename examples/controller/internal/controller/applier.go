@@ -119,8 +119,8 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 		pg.Status = podgroup.Status{}
 		_, err = a.Volcano.PodGroups(desired.Namespace).Create(ctx, pg, metav1.CreateOptions{FieldManager: FieldManager})
 		if err == nil || apierrors.IsAlreadyExists(err) {
-			// Already there: the informer has not shown it yet; the next
-			// sync after it has updates it.
+			// It exists: until the informer shows it, syncs do not
+			// create it again; the first sync after that updates it.
 			a.recent.createdPodGroup(key)
 			return nil
 		}

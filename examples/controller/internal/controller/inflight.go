@@ -234,7 +234,9 @@ func (f *inFlight) podGroupCreated(key string) bool {
 	return ok
 }
 
-// createdPodGroup records that the PodGroup of key exists now.
+// createdPodGroup records that the PodGroup of key exists now. When its
+// add event came first, the record outlives it; that is harmless: the
+// lister holds the PodGroup, and its delete event ends the record.
 func (f *inFlight) createdPodGroup(key string) {
 	if f == nil {
 		return
