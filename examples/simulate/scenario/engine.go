@@ -87,6 +87,9 @@ func (s *sim) run(c Command) error {
 			return fmt.Errorf("line %d: %q: the job has no PodGroup now (a whole-job kill deletes it; the next sync creates it again)", c.Line, c.Text)
 		}
 		s.cluster.SetPodGroupPhase(s.ns, podgroup.Name(job), podgroup.Phase(c.word))
+		if c.relisted {
+			s.relistPodGroup(podgroup.Phase(c.word))
+		}
 	case "command":
 		cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: strings.ToLower(c.word) + "-" + s.job},
 			Action: c.word, TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: s.job}}
@@ -274,6 +277,19 @@ func (s *sim) reportPodGroup() {
 	if phase != s.podGroup {
 		s.podGroup = phase
 		s.out.PodGroup(phase, s.now)
+	}
+}
+
+// relistPodGroup plays a watch that lost the PodGroup's phase change just
+// made: the change never reaches the cache, and the relist shows the
+// PodGroup as new, already in phase (cache.OnPodGroupAdd, outside the
+// informer's first list).
+func (s *sim) relistPodGroup(phase podgroup.Phase) {
+	// The previous command settled, so the phase change is all the
+	// cluster has recorded since.
+	s.cluster.Drain()
+	if req, ok := s.cache.OnPodGroupAdd(s.ns, s.job, phase, false); ok {
+		s.queue = append(s.queue, req)
 	}
 }
 

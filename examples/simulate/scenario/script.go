@@ -23,6 +23,9 @@ type Command struct {
 	n    int32  // exit code or restart count
 	d    time.Duration
 	word string // PodGroup phase, action, task
+	// relisted: the PodGroup's phase change is lost with a cut watch and
+	// the relist shows the PodGroup as new (an add).
+	relisted bool
 }
 
 // Usage lists the scenario commands, for errors and -help.
@@ -40,6 +43,9 @@ const Usage = `scenario commands, one per line (# starts a comment):
   preempt PODS          pods are disrupted: a DisruptionTarget condition, then Failed (exit 143)
   finish                pods being deleted finish terminating and disappear
   podgroup PHASE        the scheduler sets the PodGroup's phase (Pending, Inqueue, Running, Unknown)
+  podgroup PHASE relisted
+                        the same, but the watch loses the change: a relist shows the
+                        PodGroup as new, already in PHASE (an add; see podgroup-phase-on-add)
   command ACTION        a Command asks for ACTION (AbortJob, ResumeJob, ...)
   scale TASK N          the job is updated: TASK gets N replicas
   advance DURATION      time passes (Go duration: 30s, 10m); delayed actions fire
@@ -116,8 +122,14 @@ func parseLine(text string) (Command, error) {
 			return c, err
 		}
 	case "podgroup":
-		if err := want(1, 1); err != nil {
+		if err := want(1, 2); err != nil {
 			return c, err
+		}
+		if len(args) == 2 {
+			if args[1] != "relisted" {
+				return c, fmt.Errorf("podgroup: unknown word %q after the phase (only \"relisted\"); usage:\n%s", args[1], usageOf(c.verb))
+			}
+			c.relisted = true
 		}
 		switch p := podgroup.Phase(args[0]); p {
 		case podgroup.PhasePending, podgroup.PhaseInqueue, podgroup.PhaseRunning, podgroup.PhaseUnknown, podgroup.PhaseCompleted:
@@ -163,12 +175,25 @@ func parseLine(text string) (Command, error) {
 
 // usageOf is the Usage line of verb.
 func usageOf(verb string) string {
+	var out []string
+	in := false
 	for _, line := range strings.Split(Usage, "\n") {
-		if strings.HasPrefix(line, "  "+verb+" ") {
-			return line
+		switch {
+		case strings.HasPrefix(line, "  "+verb+" "):
+			in = true
+		case in && strings.HasPrefix(line, "    "):
+			// the continuation of the verb's entry
+		default:
+			in = false
+		}
+		if in {
+			out = append(out, line)
 		}
 	}
-	return Usage
+	if len(out) == 0 {
+		return Usage
+	}
+	return strings.Join(out, "\n")
 }
 
 // podPhaseFor is the phase a pod command leaves the pod in.

@@ -141,6 +141,8 @@ func TestScriptErrorsNameTheLine(t *testing.T) {
 		"advance -5m\n":                    `line 1: "advance -5m": advance: bad duration "-5m"`,
 		"fail worker-0 x\n":                `line 1: "fail worker-0 x": fail: bad number "x"`,
 		"podgroup Sleeping\n":              `line 1: "podgroup Sleeping": unknown PodGroup phase "Sleeping"`,
+		"podgroup Inqueue lost\n":          `line 1: "podgroup Inqueue lost": podgroup: unknown word "lost" after the phase (only "relisted"); usage:` + "\n  podgroup PHASE  ",
+		"podgroup Inqueue relisted now\n":  `line 1: "podgroup Inqueue relisted now": podgroup takes 1 to 2 arguments, got 3; usage:`,
 		"command Explode\n":                `line 1: "command Explode": unknown action "Explode"`,
 		"start\n":                          `line 1: "start": start takes one argument, got 0; usage:`,
 		"advance 10 minutes\n":             `line 1: "advance 10 minutes": advance takes one argument, got 2; usage:` + "\n  advance DURATION",
