@@ -307,9 +307,6 @@ func (p *controllerProc) dumpLog(lines int) {
 	p.t.Logf("last %d lines of %s:\n%s", len(all), p.logPath, strings.Join(all, "\n"))
 }
 
-// metrics scrapes /metrics into name{labels} -> value: every metric, or
-// only those named (the controller's own, collected without the process
-// and Go collectors' milliseconds).
 // get returns the body the controller's metrics address serves at path
 // (or the error, as text: it is only logged).
 func (p *controllerProc) get(path string) string {
@@ -325,6 +322,9 @@ func (p *controllerProc) get(path string) string {
 	return string(body)
 }
 
+// metrics scrapes /metrics into name{labels} -> value: every metric, or
+// only those named (the controller's own, collected without the process
+// and Go collectors' milliseconds).
 func (p *controllerProc) metrics(names ...string) map[string]float64 {
 	p.t.Helper()
 	q := url.Values{"name[]": names}

@@ -15,8 +15,8 @@ import (
 // does it not move": the job's status as the cache has it (a held-back
 // status write is usually in it, and is laid back over the informer's
 // copy before the job's next step; StatusHeld says one waits), the pods
-// the cache counts for it, its worker's queue, and what that worker holds
-// back for the job.
+// the cache counts for it, its PodGroup's phase, its worker's queue, and
+// what that worker holds back for the job.
 type JobView struct {
 	Job        string         `json:"job"`
 	Phase      vcjob.JobPhase `json:"phase"`
@@ -26,6 +26,10 @@ type JobView struct {
 	// that wrote it, not recounted from Pods.
 	Status vcjob.JobStatus `json:"status"`
 	Pods   []PodView       `json:"pods"`
+	// PodGroup is the phase of the job's PodGroup as the lister holds it
+	// ("(no phase)" for a new one), or "none": a job waiting for its
+	// PodGroup's admission moves only when a sync finds it Inqueue.
+	PodGroup string `json:"podGroup"`
 	// Worker is the job's worker; WorkerQueue the items its queue holds
 	// (every job's, not only this one's).
 	Worker      int `json:"worker"`
@@ -69,6 +73,15 @@ func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
 			Deleting: p.DeletionTimestamp != nil, JobVersion: p.Annotations[vcjob.JobVersionKey]})
 	}
 	sort.Slice(v.Pods, func(i, j int) bool { return v.Pods[i].Name < v.Pods[j].Name })
+	v.PodGroup = "none"
+	if pg, found, err := c.applier.findPodGroup(ji.Job); err != nil {
+		v.PodGroup = "unreadable: " + err.Error()
+	} else if found {
+		v.PodGroup = string(pg.Status.Phase)
+		if v.PodGroup == "" {
+			v.PodGroup = "(no phase)"
+		}
+	}
 	s := c.shardOf(namespace, name)
 	v.Worker, v.WorkerQueue = s.id, s.queue.Len()
 	// The worker's maps, between two of its items; never blocking it.

@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
 )
 
 func debugPod(job, task string, index int, phase corev1.PodPhase, deleting bool) *corev1.Pod {
@@ -70,9 +71,22 @@ func TestJobViewHandler(t *testing.T) {
 		{Name: "j-w-0", Task: "w", Phase: "Pending", JobVersion: "2"},
 		{Name: "j-w-1", Task: "w", Phase: "Running", Deleting: true, JobVersion: "2"},
 	}, v.Pods)
+	assert.Equal(t, "none", v.PodGroup, "a whole-job kill deleted it")
 	assert.Equal(t, c.shardOf("ns", "j").id, v.Worker)
 	assert.Empty(t, v.Retrying)
 	assert.False(t, v.WorkerBusy)
+
+	// The PodGroup the next sync created, then the scheduler admitted.
+	pg := podgroup.Desired(job, nil)
+	require.NoError(t, c.pgStore.Add(&pg))
+	v, err = c.ViewJob("ns", "j")
+	require.NoError(t, err)
+	assert.Equal(t, "(no phase)", v.PodGroup)
+	pg.Status.Phase = podgroup.PhaseInqueue
+	require.NoError(t, c.pgStore.Update(&pg))
+	v, err = c.ViewJob("ns", "j")
+	require.NoError(t, err)
+	assert.Equal(t, "Inqueue", v.PodGroup)
 
 	// What the worker holds back for the job.
 	s := c.shardOf("ns", "j")
