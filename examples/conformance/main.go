@@ -3,7 +3,11 @@
 //
 //	go run ./examples/conformance [-v] [-areas] [-via direct|step] [-recount] FILE.jsonl...
 //
-// It reads v1 cases (FORMAT.md: the decision, the status, the names,
+// A file holds one kind of case, told from its first line: job-controller
+// steps, CronJob syncs (FORMAT-cron.md: a "cronJob" key) or garbage
+// collector decisions (FORMAT-ttl.md: a "fresh" key).
+//
+// For job-controller steps it reads v1 cases (FORMAT.md: the decision, the status, the names,
 // labels and annotations of created pods) and v2 cases (FORMAT-v2.md:
 // every object a SyncJob writes: whole pods, plugin objects, the PodGroup
 // and its minResources, claims, controlledResources, the job's spec
@@ -45,11 +49,11 @@ func main() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-v] [-areas] [-via direct|step] [-recount] FILE.jsonl...\n")
 		flag.PrintDefaults()
 	}
-	byArea := flag.Bool("areas", false, "for v2 cases, print how many cases each area gets right")
+	byArea := flag.Bool("areas", false, "print how many cases each compared area gets right (v2, v3, CronJob and TTL cases)")
 	flag.Parse()
-	var tally *areaTally
+	var tallies map[fileKind]*areaTally
 	if *byArea {
-		tally = &areaTally{wrong: map[string]int{}}
+		tallies = map[fileKind]*areaTally{}
 	}
 	mode := Mode(*via)
 	if flag.NArg() == 0 || (mode != Direct && mode != ThroughStep) {
@@ -58,7 +62,7 @@ func main() {
 	}
 	var passed, failed int
 	for _, path := range flag.Args() {
-		p, f, err := runFile(path, Options{Mode: mode, Recount: *recount}, os.Stdout, *verbose, tally)
+		p, f, err := runAnyFile(path, Options{Mode: mode, Recount: *recount}, os.Stdout, *verbose, tallies)
 		passed += p
 		failed += f
 		if err != nil {
@@ -67,8 +71,10 @@ func main() {
 			os.Exit(2)
 		}
 	}
-	if tally != nil && tally.cases > 0 {
-		tally.print(os.Stdout)
+	for _, kind := range fileKinds {
+		if t := tallies[kind]; t != nil && t.cases > 0 {
+			t.print(os.Stdout)
+		}
 	}
 	fmt.Printf("%d passed, %d failed\n", passed, failed)
 	if failed > 0 {
@@ -142,10 +148,17 @@ func runFile(path string, opts Options, out io.Writer, verbose bool, tally *area
 	return passed, failed, nil
 }
 
-// areaTally counts, per area of a v2 case, the cases that differ.
+// areaTally counts, per compared area, the cases that differ.
 type areaTally struct {
+	// title heads the printed counts; areas are printed in this order.
+	title string
+	areas []string
 	cases int
 	wrong map[string]int
+}
+
+func newAreaTally(title string, areas []string) *areaTally {
+	return &areaTally{title: title, areas: areas, wrong: map[string]int{}}
 }
 
 func (t *areaTally) add(failed ...string) {
@@ -155,8 +168,8 @@ func (t *areaTally) add(failed ...string) {
 }
 
 func (t *areaTally) print(w io.Writer) {
-	fmt.Fprintf(w, "areas (right / cases):\n")
-	for _, a := range areas {
+	fmt.Fprintf(w, "%s areas (right / cases):\n", t.title)
+	for _, a := range t.areas {
 		fmt.Fprintf(w, "  %-20s %d / %d\n", a, t.cases-t.wrong[a], t.cases)
 	}
 }

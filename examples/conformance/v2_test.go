@@ -21,7 +21,7 @@ func TestPublicVectorsV2(t *testing.T) {
 		for _, recount := range []bool{false, true} {
 			opts := Options{Mode: mode, Recount: recount}
 			var out bytes.Buffer
-			tally := &areaTally{wrong: map[string]int{}}
+			tally := newAreaTally("job step (v2, v3)", areas)
 			passed, failed, err := runFile(publicVectorsV2, opts, &out, false, tally)
 			if err != nil {
 				t.Fatal(err)
