@@ -13,5 +13,8 @@ func TestMain(m *testing.M) {
 	if _, err := os.Stat(publicVectors); err != nil {
 		testnote.Say("vcjob/examples/conformance: " + publicVectors + " is missing (the steps recorded from Volcano's controller): the conformance replay skips")
 	}
+	if _, err := os.Stat(publicTTLVectors); err != nil {
+		testnote.Say("vcjob/examples/conformance: " + publicTTLVectors + " is missing (the decisions recorded from Volcano's garbage collector): the TTL replay skips")
+	}
 	os.Exit(m.Run())
 }
