@@ -115,6 +115,7 @@ var checks = []Check{
 	{CodeDependsOnEmptyTask, SeverityWarning, "dependsOn names a task with 0 replicas: it counts as ready at once"},
 	{CodeDependsOnAlwaysReady, SeverityWarning, "dependsOn names a task with minAvailable 0: it counts as ready at once (SPEC §14.8)"},
 	{CodeTaskWithoutReplicas, SeverityInfo, "a task with 0 replicas creates no pod and never completes"},
+	{CodeTTLAbortedNeverDeleted, SeverityWarning, "ttlSecondsAfterFinished on a job its policies can abort: the garbage collector deletes Completed, Failed and Terminated jobs, never an Aborted one"},
 	{CodeExitCodeWithoutAction, SeverityWarning, "an exit-code policy without an action: Volcano admits it, and a pod failing with that code resolves to the empty action (a sync in Pending and Running, a whole-job kill in Restarting)"},
 	{CodeTopologyPolicyNotGuaranteed, SeverityWarning, "topologyPolicy on pods that are not of Guaranteed QoS class: Volcano admits it, but the kubelet pins CPUs (and aligns NUMA) only for Guaranteed pods"},
 	{CodePodNameTooLong, SeverityWarning, "a pod name <job>-<task>-<index> longer than 63 characters: Volcano's webhook checks one name per task, but the pod (its hostname, with the svc plugin) cannot be created"},
@@ -175,6 +176,7 @@ func Lint(job *vcjob.Job) []Finding {
 		l.task(i)
 		l.policies(a.lists[i+1])
 	}
+	l.ttl()
 	l.admission()
 	l.semantics()
 	return l.out
@@ -183,6 +185,8 @@ func Lint(job *vcjob.Job) []Finding {
 type linter struct {
 	a   *analysis
 	out []Finding
+	// aborts are the live AbortJob policies, as "PATH on EVENTS".
+	aborts []string
 }
 
 func (l *linter) add(path *field.Path, code, format string, args ...any) {
@@ -309,6 +313,7 @@ func (l *linter) policy(list *policyList, i int) {
 	if len(live) == 0 {
 		return
 	}
+	l.noteAbort(pp, p, live)
 	l.actions(list, i, live)
 }
 

@@ -419,6 +419,35 @@ func lintCases() []lintCase {
 			},
 			want: []string{at(policy.CodeTaskWithoutReplicas, "spec.tasks[1].replicas")},
 		},
+		{
+			name:   "a ttl on a job a PodPending timeout aborts",
+			mutate: func(j *vcjob.Job) { j.Spec.TTLSecondsAfterFinished = i32(600) },
+			want:   []string{at(policy.CodeTTLAbortedNeverDeleted, "spec.ttlSecondsAfterFinished")},
+		},
+		{
+			name: "a ttl of 0 on a job an exit code aborts",
+			mutate: func(j *vcjob.Job) {
+				j.Spec.TTLSecondsAfterFinished = i32(0)
+				worker(j).Policies[1].Action = vcjob.TerminateJobAction
+				j.Spec.Policies = append(j.Spec.Policies, vcjob.LifecyclePolicy{ExitCode: i32(3), Action: vcjob.AbortJobAction})
+			},
+			want: []string{at(policy.CodeTTLAbortedNeverDeleted, "spec.ttlSecondsAfterFinished")},
+		},
+		{
+			name: "a ttl on a job that terminates instead of aborting is fine",
+			mutate: func(j *vcjob.Job) {
+				j.Spec.TTLSecondsAfterFinished = i32(600)
+				worker(j).Policies[1].Action = vcjob.TerminateJobAction
+			},
+		},
+		{
+			name: "a ttl and an AbortJob policy that never fires: only the dead policy is reported",
+			mutate: func(j *vcjob.Job) {
+				j.Spec.TTLSecondsAfterFinished = i32(600)
+				worker(j).Policies[1].Timeout = nil
+			},
+			want: []string{at(policy.CodePendingWithoutTimeout, "spec.tasks[1].policies[1].event")},
+		},
 	}
 }
 
