@@ -26,6 +26,10 @@ const (
 // TerminatingPhase is the lane colour of a pod being deleted.
 const TerminatingPhase = "Terminating"
 
+// DeletedPhase is the job's phase band once the garbage collector deleted
+// it (spec.ttlSecondsAfterFinished).
+const DeletedPhase = "Deleted"
+
 // A Recorder collects a run for the page. Its zero value is not usable:
 // make one with New. It is not safe for concurrent use.
 type Recorder struct {
@@ -312,4 +316,19 @@ func describeEntry(e delay.Entry, start time.Time) string {
 		s += " [orphaned]"
 	}
 	return s
+}
+
+// Collected records a look of the garbage collector at the job, on the
+// job's row; its delete ends the job's phase band with "Deleted".
+func (r *Recorder) Collected(rec scenario.GCRecord) {
+	r.next(rec.Time)
+	title := "garbage collector"
+	kind := KindRequest
+	if rec.Result.Delete != nil && rec.Result.Err == nil {
+		title, kind = "garbage collector: job deleted", KindDecision
+	}
+	r.marker(-1, kind, title, scenario.DescribeGC(rec))
+	if kind == KindDecision {
+		r.phase(&r.data.JobPhase, DeletedPhase)
+	}
 }

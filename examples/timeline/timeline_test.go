@@ -171,3 +171,22 @@ func TestTenThousandPods(t *testing.T) {
 	assert.Equal(t, []string{"+Pending", "Running", "Failed", "Terminating", "+Pending", "Running"}, segs(d, "big-worker-17"))
 	t.Logf("10,000 pods: simulated in %s, page of %d bytes written in %s", simulated.Round(time.Millisecond), b.Len(), written.Round(time.Millisecond))
 }
+
+// The garbage collector's looks are on the job's row, and its delete ends
+// the job's phase band.
+func TestRecorderGarbageCollector(t *testing.T) {
+	m := strings.Replace(string(quickstart(t)), "spec:\n", "spec:\n  ttlSecondsAfterFinished: 60\n", 1)
+	tl := record(t, []byte(m), "podgroup Inqueue\nstart all\ncommand CompleteJob\nfinish\nadvance 2m\n")
+	d := tl.Data()
+	var titles []string
+	for _, mk := range d.Markers {
+		if strings.HasPrefix(mk.Title, "garbage collector") {
+			titles = append(titles, mk.Title)
+			assert.Equal(t, -1, mk.Lane, "on the job's row")
+		}
+	}
+	assert.Equal(t, []string{"garbage collector", "garbage collector: job deleted"}, titles)
+	require.NotEmpty(t, d.JobPhase)
+	assert.Equal(t, timeline.DeletedPhase, d.JobPhase[len(d.JobPhase)-1].Phase)
+	assert.Contains(t, d.Summary, "job deleted by the garbage collector")
+}

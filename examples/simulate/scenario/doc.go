@@ -2,13 +2,17 @@
 // the cluster (pods start, fail, are evicted; the scheduler admits the
 // PodGroup; commands; time passes) with the real pipeline: memcluster's
 // change feed into the cache's handlers, the worker step, delayed actions
-// on a fake clock, the state machine and the plugins. It is the engine of
-// examples/simulate, for programs that want the records themselves:
+// on a fake clock, the state machine and the plugins, and Volcano's
+// garbage collector for spec.ttlSecondsAfterFinished (package ttl). It is
+// the engine of examples/simulate, for programs that want the records
+// themselves:
 //
 //	job, err := scenario.Load(manifest, "") // decode, default, validate
 //	script, err := scenario.Parse(strings.NewReader("podgroup Inqueue\nstart all\nfail worker-1 137\n"))
 //	err = scenario.Run(job, script, scenario.NewText(os.Stdout))
 //
 // An Observer receives every command, step record, cluster change and
-// PodGroup phase; examples/timeline is one that draws them.
+// PodGroup phase; examples/timeline is one that draws them. One that is
+// also a GCObserver receives each look of the garbage collector and the
+// delete it sends.
 package scenario

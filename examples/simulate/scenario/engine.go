@@ -45,6 +45,8 @@ type sim struct {
 	// podGroup is the PodGroup phase last reported ("" none).
 	podGroup string
 	maxSteps int
+	// gc is Volcano's garbage collector (spec.ttlSecondsAfterFinished).
+	gc gcState
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
@@ -78,6 +80,9 @@ func newSim(job *vcjob.Job, out Observer, sem vcjob.Semantics) (*sim, error) {
 // run executes one script command and everything it sets off.
 func (s *sim) run(c Command) error {
 	s.out.Command(c.Line, c.Text, s.now)
+	if r := s.gc.deleted; r != nil && c.verb != "advance" {
+		return fmt.Errorf("line %d: %q: the job is gone: the garbage collector deleted it at %s", c.Line, c.Text, offset(r.Time))
+	}
 	switch c.verb {
 	case "finish":
 		s.cluster.FinishTerminating()
@@ -227,6 +232,12 @@ func (s *sim) advance(d time.Duration) error {
 	until := s.now.Add(d)
 	for {
 		next, ok := s.step.Delays.Next()
+		// The garbage collector's look comes after the delayed actions
+		// due at the same time.
+		if at, waits := s.gc.due(); waits && !at.After(until) && (!ok || at.Before(next)) {
+			s.fireGC(at)
+			continue
+		}
 		if !ok || next.After(until) {
 			break
 		}
@@ -254,6 +265,7 @@ func (s *sim) settle() error {
 		s.observe()
 		s.reportPodGroup()
 		if len(s.queue) == 0 {
+			s.collect()
 			return nil
 		}
 		if steps >= s.maxSteps {
@@ -301,6 +313,9 @@ func (s *sim) observe() {
 		s.out.Changes(changes, s.now)
 	}
 	for _, ch := range changes {
+		if ch.NewJob != nil {
+			s.gc.noteJob(ch.NewJob)
+		}
 		var req vcjob.Request
 		var ok bool
 		switch {
@@ -326,6 +341,9 @@ func (s *sim) observe() {
 // summary is the job's state at the end of a run: the status as the
 // controller last wrote it, then the pods as they are.
 func (s *sim) summary() string {
+	if s.gc.deleted != nil {
+		return s.deletedSummary()
+	}
 	job := s.cluster.Job(s.ns, s.job)
 	st := job.Status
 	var pods []string
@@ -357,8 +375,8 @@ func (s *sim) summary() string {
 		// SPEC §14.10: a kill counts only the pods it could not delete.
 		counts += " (as last written: a kill leaves out the Succeeded and Failed pods it keeps)"
 	}
-	return fmt.Sprintf("phase %s, retryCount %d, version %d; %s; podgroup %s; delayed %d; pods: %s",
-		orNone(st.State.Phase), st.RetryCount, st.Version, counts, pg, s.step.Delays.Len(), strings.Join(pods, " "))
+	return fmt.Sprintf("phase %s, retryCount %d, version %d; %s; podgroup %s; delayed %d; pods: %s%s",
+		orNone(st.State.Phase), st.RetryCount, st.Version, counts, pg, s.step.Delays.Len(), strings.Join(pods, " "), s.gcSummary(job))
 }
 
 // maxListedPods is how many pods the summary names one by one; beyond it,

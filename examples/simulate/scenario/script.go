@@ -48,7 +48,9 @@ const Usage = `scenario commands, one per line (# starts a comment):
                         PodGroup as new, already in PHASE (an add; see podgroup-phase-on-add)
   command ACTION        a Command asks for ACTION (AbortJob, ResumeJob, ...)
   scale TASK N          the job is updated: TASK gets N replicas
-  advance DURATION      time passes (Go duration: 30s, 10m); delayed actions fire
+  advance DURATION      time passes (Go duration: 30s, 10m); delayed actions fire, and
+                        the garbage collector deletes a finished job whose
+                        ttlSecondsAfterFinished ran out (no command reaches it after)
 PODS is a pod (worker-0, or its full name), TASK-* for a task's pods, or all.
 
 A job's pods exist only once its PodGroup is admitted: the controller creates
