@@ -3,6 +3,7 @@ package server
 import (
 	"time"
 
+	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -25,3 +26,12 @@ func (b both) PodGroup(phase string, now time.Time) {
 }
 
 func (b both) End(summary string) { b[0].End(summary); b[1].End(summary) }
+
+// Collected tells each observer that takes the garbage collector's looks.
+func (b both) Collected(r scenario.GCRecord) {
+	for _, o := range b {
+		if g, ok := o.(scenario.GCObserver); ok {
+			g.Collected(r)
+		}
+	}
+}
