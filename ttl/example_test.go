@@ -71,3 +71,49 @@ func ExampleCheck() {
 	// {Expired:false After:0s FinishedInFuture:false Err:<nil>}
 	// job ml/sweep should not be cleaned up
 }
+
+// workQueue is the part of client-go's rate-limiting work queue a
+// garbage collector's controller uses.
+type workQueue interface {
+	Add(key string)
+	AddAfter(key string, d time.Duration)
+	AddRateLimited(key string)
+	Forget(key string)
+}
+
+// A controller's garbage collector: the informer's handlers queue a job
+// when a change makes it one to clean up; the worker processes each key
+// and does what the result says. (Compiled, not run: the README's TTL
+// section shows its body.)
+func Example_controller() {
+	var (
+		ctx    = context.Background()
+		queue  workQueue
+		api    ttl.API                     // Get and Delete on the API server
+		cached func(key string) *vcjob.Job // the informer's copy, nil when it holds none
+		key    = "ml/mnist"                // namespace/name
+		job    = &vcjob.Job{}              // an added or updated job
+	)
+
+	now := time.Now()
+	left, err := ttl.TimeLeft(job, now) // or *ttl.NoCleanupError, *ttl.NoFinishTimeError
+	v := ttl.Check(job, now)            // v.Expired, or look again after v.After
+	_, _, _ = left, err, v
+
+	// The informer's add and update handlers:
+	if ttl.Enqueues(job) {
+		queue.Add(key)
+	}
+
+	// The worker, for each key it takes from the queue:
+	r := ttl.Process(ctx, api, cached(key), time.Now)
+	switch r.Next {
+	case ttl.Done:
+		queue.Forget(key)
+	case ttl.RequeueAfter:
+		queue.Forget(key)
+		queue.AddAfter(key, r.After)
+	case ttl.Retry:
+		queue.AddRateLimited(key) // r.Err says why
+	}
+}
