@@ -36,6 +36,13 @@
 //     what to do with the key: done, requeue after a time, or retry with
 //     backoff after an error.
 //
+// Against Kubernetes' controller for batch/v1 Jobs: the rules and the
+// delete are the same, and so are the error texts of the time left, but
+// Kubernetes counts from the time of the Job's Complete or Failed
+// condition, where Volcano counts from status.state.lastTransitionTime (the
+// time of the job's last phase change); Volcano's Terminated counts as
+// finished, and Aborted, which Kubernetes has no counterpart for, does not.
+//
 // A controller's worker, for one key of its queue:
 //
 //	job, _ := lister.Get(key) // nil when the informer holds none
