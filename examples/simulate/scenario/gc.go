@@ -155,7 +155,7 @@ func (s *sim) gcSummary(job *vcjob.Job) string {
 		return head + "not finished"
 	}
 	if e, err := ttl.ExpiryOf(job); err == nil {
-		return head + "deleted by the garbage collector at " + offset(e.ExpiresAt)
+		return head + "the garbage collector deletes the job at " + offset(e.ExpiresAt)
 	}
 	return head + "no finish time"
 }

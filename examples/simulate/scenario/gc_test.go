@@ -127,3 +127,14 @@ func TestGCZeroAndNone(t *testing.T) {
 		t.Errorf("no ttl:\n%s", out.String())
 	}
 }
+
+// A run that ends before the ttl runs out says when the job goes.
+func TestGCSummaryBeforeExpiry(t *testing.T) {
+	var out bytes.Buffer
+	if err := runScript(t, oneShot, "podgroup Inqueue\nstart all\nsucceed t-0\nadvance 10s\n", NewText(&out)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(out.String(), "; ttlSecondsAfterFinished 30: the garbage collector deletes the job at +30s\n") {
+		t.Errorf("summary:\n%s", out.String())
+	}
+}
