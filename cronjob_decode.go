@@ -45,9 +45,9 @@ func DecodeCronJobWith(data []byte, opts DecodeOptions) (*CronJob, error) {
 		case errors.Is(err, ErrEmptyManifest):
 			continue
 		case err != nil:
-			return nil, fmt.Errorf("vcjob: document at line %d: %w", doc.line, err)
+			return nil, inDocument(err, opts.lineOf(doc.line))
 		case found != nil:
-			return nil, fmt.Errorf("vcjob: document at line %d: a manifest holds one cronjob, found a second: %w", doc.line, ErrMultipleDocuments)
+			return nil, inDocument(fmt.Errorf("a manifest holds one cronjob, found a second: %w", ErrMultipleDocuments), opts.lineOf(doc.line))
 		}
 		found = cj
 	}

@@ -71,12 +71,12 @@ func TestDecodeCronJobErrors(t *testing.T) {
 		{"a Job", strings.Replace(cronManifest, "kind: CronJob", "kind: Job", 1), nil, `kind is "Job", expected "CronJob"`},
 		{"no apiVersion", strings.Replace(cronManifest, "apiVersion: batch.volcano.sh/v1alpha1\n", "", 1), nil, "apiVersion is missing"},
 		{"Kubernetes CronJob", strings.Replace(cronManifest, "batch.volcano.sh/v1alpha1", "batch/v1", 1), nil, `apiVersion is "batch/v1"`},
-		{"unknown spec field", strings.Replace(cronManifest, "  schedule:", "  schedules: x\n  schedule:", 1), nil, `unknown field "spec.schedules"`},
+		{"unknown spec field", strings.Replace(cronManifest, "  schedule:", "  schedules: x\n  schedule:", 1), nil, `spec.schedules: unknown field`},
 		{"unknown field deep in the template", strings.Replace(cronManifest, "      minAvailable: 2", "      minAvailable: 2\n      minAvaliable: 2", 1),
-			nil, `unknown field "spec.jobTemplate.spec.minAvaliable"`},
+			nil, `spec.jobTemplate.spec.minAvaliable: unknown field`},
 		{"duplicate key", strings.Replace(cronManifest, "  schedule:", "  suspend: true\n  suspend: false\n  schedule:", 1), nil, `"suspend" already set`},
 		{"wrong type", strings.Replace(cronManifest, "startingDeadlineSeconds: 600", "startingDeadlineSeconds: soon", 1), nil, "startingDeadlineSeconds"},
-		{"two cronjobs", cronManifest + "---\n" + cronManifest, ErrMultipleDocuments, "document at line 33: a manifest holds one cronjob"},
+		{"two cronjobs", cronManifest + "---\n" + cronManifest, ErrMultipleDocuments, "line 33: a manifest holds one cronjob"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cj, err := DecodeCronJob([]byte(tc.doc))

@@ -23,6 +23,15 @@ type DecodeOptions struct {
 	// tolerates duplicate keys, the last one winning) instead of failing,
 	// which is what an API server that prunes unknown fields does.
 	AllowUnknownFields bool
+	// FirstLine is the line of a larger input the data starts on (a
+	// document cut out of a file), so that errors count lines in that
+	// input; 0 or 1 counts from the data's own first line.
+	FirstLine int
+}
+
+// lineOf is the input line of line (counted in the data).
+func (o DecodeOptions) lineOf(line int) int {
+	return line + max(o.FirstLine, 1) - 1
 }
 
 // ManifestError is a decoding failure that carries no further detail of
@@ -126,7 +135,7 @@ func decodeStream(data []byte, opts DecodeOptions, limit int) ([]*Job, error) {
 		case errors.Is(err, ErrEmptyManifest):
 			continue
 		case err != nil:
-			return nil, fmt.Errorf("vcjob: document at line %d: %w", doc.line, err)
+			return nil, inDocument(err, opts.lineOf(doc.line))
 		}
 		jobs = append(jobs, job)
 	}
@@ -209,10 +218,11 @@ func decodeObject(doc []byte, opts DecodeOptions, checkMeta func([]byte) error, 
 	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, unregisteredTypes{}, unregisteredTypes{},
 		kjson.SerializerOptions{Strict: !opts.AllowUnknownFields})
 	if _, _, err := serializer.Decode(data, nil, obj); err != nil {
+		object := ""
 		if meta.Name != "" {
-			return fmt.Errorf("%s %q: %w", what, meta.Name, err)
+			object = fmt.Sprintf("%s %q", what, meta.Name)
 		}
-		return err
+		return newDecodeError(err, doc, data, 1, object, reflect.TypeOf(obj).Elem())
 	}
 	return nil
 }

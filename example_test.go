@@ -23,7 +23,7 @@ spec:
 `))
 	fmt.Println(err)
 	// Output:
-	// vcjob: document at line 1: job "typo": strict decoding error: unknown field "spec.tasks[0].template.spec.containers[0].imag"
+	// line 10: job "typo": spec.tasks[0].template.spec.containers[0].imag: unknown field
 }
 
 // A JobInfo counts its pods as they come and go, and lends snapshots that

@@ -67,9 +67,9 @@ func decodeManifest(t *testing.T, name string, data []byte) []*Job {
 	jobs, err := DecodeJobs(data)
 	if fields, ok := unknownFieldManifests()[name]; ok {
 		require.Error(t, err, "strict decoding must refuse the unknown fields")
-		for _, f := range fields {
-			assert.ErrorContains(t, err, `unknown field "`+f+`"`)
-		}
+		var de *DecodeError
+		require.ErrorAs(t, err, &de)
+		assert.Equal(t, fields, de.UnknownFields())
 		jobs, err = DecodeJobsWith(data, DecodeOptions{AllowUnknownFields: true})
 	}
 	require.NoError(t, err)

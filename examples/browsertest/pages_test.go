@@ -142,7 +142,7 @@ func TestPlayground(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(decodeErr, `unknown field "spec.tasks[1].replicaz"`) {
+	if !strings.Contains(decodeErr, `spec.tasks[1].replicaz: unknown field`) {
 		t.Errorf("decode error: %q", decodeErr)
 	}
 	screenshot(t, ctx, "playground-broken-manifest.png")

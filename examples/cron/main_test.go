@@ -88,7 +88,7 @@ spec: {schedule: "@hourly", concurrency: Forbid, jobTemplate: {}}
 		{"stray argument", append(append([]string{"-cronjob", "nightly.yaml"}, window...), "extra"), []string{`unexpected argument "extra"`}},
 		{"invalid manifest: every field at fault", append([]string{"-cronjob", badManifest}, window...),
 			[]string{"bad.yaml: invalid CronJob", `spec.timeZone: Invalid value: "Mars/Olympus_Mons"`, `spec.schedule: Invalid value: "61 * * * *"`}},
-		{"unknown manifest field", append([]string{"-cronjob", unknownField}, window...), []string{"unknown.yaml", `unknown field "spec.concurrency"`}},
+		{"unknown manifest field", append([]string{"-cronjob", unknownField}, window...), []string{"unknown.yaml", `spec.concurrency: unknown field`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer

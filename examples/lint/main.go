@@ -24,6 +24,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -159,12 +160,12 @@ func lintFile(path string, data []byte, explain, lenient bool, sem vcjob.Semanti
 		var err error
 		switch kind {
 		case vcjob.CronJobKind:
-			r, err = lintCronJob(d.data, explain, lenient)
+			r, err = lintCronJob(d.data, d.line, explain, lenient)
 		default: // a Job, or an error naming what it is instead
-			r, err = lintJobDocument(d.data, explain, lenient, sem)
+			r, err = lintJobDocument(d.data, d.line, explain, lenient, sem)
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: document %d (line %d): %w", path, n, d.line, err))
+			errs = append(errs, fmt.Errorf("%s: %w", path, err))
 			continue
 		}
 		r.File, r.Document = path, n
@@ -176,12 +177,12 @@ func lintFile(path string, data []byte, explain, lenient bool, sem vcjob.Semanti
 	return reports, errs
 }
 
-func lintJobDocument(doc []byte, explain, lenient bool, sem vcjob.Semantics) (report, error) {
-	job, err := vcjob.DecodeJob(doc)
+func lintJobDocument(doc []byte, first int, explain, lenient bool, sem vcjob.Semantics) (report, error) {
+	job, err := vcjob.DecodeJobWith(doc, vcjob.DecodeOptions{FirstLine: first})
 	var dropped []string
 	if err != nil && lenient {
 		dropped = unknownFields(err)
-		job, err = vcjob.DecodeJobWith(doc, vcjob.DecodeOptions{AllowUnknownFields: true})
+		job, err = vcjob.DecodeJobWith(doc, vcjob.DecodeOptions{AllowUnknownFields: true, FirstLine: first})
 	}
 	if err != nil {
 		return report{}, hintLenient(err, lenient)
@@ -194,12 +195,12 @@ func lintJobDocument(doc []byte, explain, lenient bool, sem vcjob.Semantics) (re
 
 // lintCronJob validates the defaulted cronjob and lints its job template
 // as the Job each run creates (named after the cronjob here).
-func lintCronJob(doc []byte, explain, lenient bool) (report, error) {
-	cj, err := vcjob.DecodeCronJob(doc)
+func lintCronJob(doc []byte, first int, explain, lenient bool) (report, error) {
+	cj, err := vcjob.DecodeCronJobWith(doc, vcjob.DecodeOptions{FirstLine: first})
 	var dropped []string
 	if err != nil && lenient {
 		dropped = unknownFields(err)
-		cj, err = vcjob.DecodeCronJobWith(doc, vcjob.DecodeOptions{AllowUnknownFields: true})
+		cj, err = vcjob.DecodeCronJobWith(doc, vcjob.DecodeOptions{AllowUnknownFields: true, FirstLine: first})
 	}
 	if err != nil {
 		return report{}, hintLenient(err, lenient)
@@ -235,15 +236,11 @@ func hintLenient(err error, lenient bool) error {
 // unknownFields lists the fields a strict decoding error names, for the
 // report of what -allow-unknown-fields dropped.
 func unknownFields(err error) []string {
-	var out []string
-	for _, part := range strings.Split(err.Error(), "unknown field ")[1:] {
-		if q, e := strconv.QuotedPrefix(part); e == nil {
-			if f, e := strconv.Unquote(q); e == nil {
-				out = append(out, f)
-			}
-		}
+	var de *vcjob.DecodeError
+	if errors.As(err, &de) {
+		return de.UnknownFields()
 	}
-	return out
+	return nil
 }
 
 // lint lints the job as written, lists and validates its defaults, and

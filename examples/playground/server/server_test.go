@@ -46,7 +46,7 @@ func TestCheckReportsFieldPaths(t *testing.T) {
 	assert.Nil(t, r.Timeline, "an invalid job is not run")
 
 	r = Check(strings.Replace(ex.Manifest, "replicas: 3", "replicaz: 3", 1), ex.Scenario)
-	assert.Contains(t, r.Decode, `unknown field "spec.tasks[1].replicaz"`)
+	assert.Contains(t, r.Decode, `spec.tasks[1].replicaz: unknown field`)
 
 	r = Check(ex.Manifest, "start all\n")
 	assert.Contains(t, r.Scenario, `put "podgroup Inqueue" before this line`)
