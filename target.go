@@ -1,6 +1,10 @@
 package vcjob
 
-import corev1 "k8s.io/api/core/v1"
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+)
 
 // Target is what an action acts on: the whole job, or one task, one
 // partition of a task, or one pod.
@@ -45,4 +49,23 @@ func (t Target) Takes(pod *corev1.Pod) bool {
 		return ok && t.PartitionID != "" && id == t.PartitionID
 	}
 	return false
+}
+
+// String says what the target names: "job", "task worker", "pod
+// mnist-worker-1 of task worker", "partition 2 of task worker (from pod
+// mnist-worker-5)".
+func (t Target) String() string {
+	switch t.Level {
+	case TaskLevel:
+		return fmt.Sprintf("task %s", t.TaskName)
+	case PodLevel:
+		return fmt.Sprintf("pod %s of task %s", t.PodName, t.TaskName)
+	case PartitionLevel:
+		s := fmt.Sprintf("partition %q of task %s", t.PartitionID, t.TaskName)
+		if t.PodName != "" {
+			s += " (from pod " + t.PodName + ")"
+		}
+		return s
+	}
+	return "job"
 }

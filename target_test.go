@@ -72,3 +72,19 @@ func TestTargetJSONNamesTheLevel(t *testing.T) {
 	assert.Error(t, json.Unmarshal([]byte(`{"level":"cluster"}`), &bad))
 	assert.Error(t, json.Unmarshal([]byte(`{"level":0}`), &bad))
 }
+
+func TestTargetString(t *testing.T) {
+	for _, tc := range []struct {
+		t    vcjob.Target
+		want string
+	}{
+		{vcjob.Target{}, "job"},
+		{vcjob.Target{Level: vcjob.JobLevel}, "job"},
+		{vcjob.Target{Level: vcjob.TaskLevel, TaskName: "worker"}, "task worker"},
+		{vcjob.Target{Level: vcjob.PodLevel, TaskName: "worker", PodName: "j-worker-1"}, "pod j-worker-1 of task worker"},
+		{vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "worker", PodName: "j-worker-5", PartitionID: "2"}, `partition "2" of task worker (from pod j-worker-5)`},
+		{vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "worker"}, `partition "" of task worker`},
+	} {
+		assert.Equal(t, tc.want, tc.t.String())
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/vcjob/vcjob/policy"
 )
 
@@ -38,7 +40,7 @@ func TestEveryCheckHasAnExample(t *testing.T) {
 			switch {
 			case slices.Contains(invalidExamples, c.Code):
 				want = exitInput
-				if !strings.Contains(out.String(), "  invalid: ") {
+				if !strings.Contains(out.String(), "  refused by Volcano's admission") {
 					t.Errorf("an invalid example should say so:\n%s", out.String())
 				}
 			case c.Severity == policy.SeverityError:
@@ -212,5 +214,56 @@ func TestSemanticsDifferences(t *testing.T) {
 	}
 	if status := run([]string{"-semantics", "strict", "testdata/clean.yaml"}, &out, &errOut); status != exitInput {
 		t.Errorf("a bad -semantics: exit %d", status)
+	}
+}
+
+// TestRefusedJobIsNotSaidToBeFine: a job Volcano's admission refuses is
+// not also reported with a bare "no findings".
+func TestRefusedJobIsNotSaidToBeFine(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "refused.yaml")
+	manifest := "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: ok}\n" +
+		"spec:\n  tasks: [{name: a, replicas: 1, template: {spec: {containers: []}}}]\n"
+	if err := os.WriteFile(path, []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if status := run([]string{path}, &out, &errOut); status != exitInput {
+		t.Fatalf("exit status %d, want %d", status, exitInput)
+	}
+	text := out.String()
+	for _, want := range []string{"job ok (document 1)", "refused by Volcano's admission", "spec.tasks[0].template.spec.containers: Required value", "lint: no findings besides the refusal"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "\n  lint: no findings\n") {
+		t.Errorf("a refused job is said to have no findings:\n%s", text)
+	}
+}
+
+// TestHelpExitsZero: -help is a request, not a mistake.
+func TestHelpExitsZero(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if status := run([]string{"-help"}, &out, &errOut); status != exitOK {
+		t.Fatalf("exit status %d, want %d", status, exitOK)
+	}
+	if !strings.Contains(errOut.String(), "finding codes:") {
+		t.Errorf("-help prints no usage:\n%s", errOut.String())
+	}
+}
+
+func TestDisplayName(t *testing.T) {
+	for _, tc := range []struct {
+		meta metav1.ObjectMeta
+		want string
+	}{
+		{metav1.ObjectMeta{Name: "a"}, "a"},
+		{metav1.ObjectMeta{Name: "a", Namespace: "ml"}, "ml/a"},
+		{metav1.ObjectMeta{GenerateName: "train-"}, "train-… (generateName)"},
+		{metav1.ObjectMeta{}, "(no name)"},
+	} {
+		if got := displayName(tc.meta); got != tc.want {
+			t.Errorf("displayName(%+v) = %q, want %q", tc.meta, got, tc.want)
+		}
 	}
 }

@@ -33,6 +33,7 @@ import (
 	"strconv"
 	"strings"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/yaml"
 
@@ -91,6 +92,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
 		return exitInput
 	}
 	if fs.NArg() == 0 || (*output != "text" && *output != "json") {
@@ -143,6 +147,24 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return status
 }
 
+// displayName is how a report names an object: namespace/name, the name
+// alone when the manifest sets no namespace (kubectl fills in its
+// context's), and generateName followed by "…" when the API server is to
+// make the name up.
+func displayName(meta metav1.ObjectMeta) string {
+	name := meta.Name
+	switch {
+	case name == "" && meta.GenerateName != "":
+		name = meta.GenerateName + "… (generateName)"
+	case name == "":
+		name = "(no name)"
+	}
+	if meta.Namespace == "" {
+		return name
+	}
+	return meta.Namespace + "/" + name
+}
+
 // lintFile lints every document of a file: a report per job or cronjob,
 // and an error per document that cannot be decoded.
 func lintFile(path string, data []byte, explain, lenient bool, sem vcjob.Semantics) ([]report, []error) {
@@ -188,7 +210,7 @@ func lintJobDocument(doc []byte, first int, explain, lenient bool, sem vcjob.Sem
 		return report{}, hintLenient(err, lenient)
 	}
 	r := lint(job, explain, field.NewPath("spec"))
-	r.Kind, r.Job, r.Dropped = vcjob.JobKind, vcjob.JobKey(job.Namespace, job.Name), dropped
+	r.Kind, r.Job, r.Dropped = vcjob.JobKind, displayName(job.ObjectMeta), dropped
 	r.Differences = policy.Compare(job, sem)
 	return r, nil
 }
@@ -208,7 +230,7 @@ func lintCronJob(doc []byte, first int, explain, lenient bool) (report, error) {
 	job := &vcjob.Job{ObjectMeta: cj.Spec.JobTemplate.ObjectMeta, Spec: *cj.Spec.JobTemplate.Spec.DeepCopy()}
 	job.Name, job.Namespace = cj.Name, cj.Namespace
 	r := lint(job, explain, field.NewPath("spec", "jobTemplate", "spec"))
-	r.Kind, r.Job, r.Dropped = vcjob.CronJobKind, vcjob.JobKey(cj.Namespace, cj.Name), dropped
+	r.Kind, r.Job, r.Dropped = vcjob.CronJobKind, displayName(cj.ObjectMeta), dropped
 	// The CronJob's own findings; those of its template are above.
 	for _, f := range policy.LintCronJob(cj) {
 		if f.Code == policy.CodeCronScheduleNeverFires || f.Code == policy.CodeCronJobTemplateInvalid {
@@ -385,14 +407,20 @@ func printText(w io.Writer, r report) {
 	if len(r.Defaults) > 0 {
 		fmt.Fprintf(w, "  Volcano's webhook defaults: %s\n", strings.Join(r.Defaults, "; "))
 	}
-	for _, e := range r.Invalid {
-		fmt.Fprintf(w, "  invalid: %s\n", e)
+	if len(r.Invalid) > 0 {
+		fmt.Fprintf(w, "  refused by Volcano's admission (the API server would not store it):\n")
+		for _, e := range r.Invalid {
+			fmt.Fprintf(w, "    %s\n", e)
+		}
 	}
 	for _, e := range r.PluginWarnings {
 		fmt.Fprintf(w, "  plugin argument ignored (Volcano logs it and reads no flag after it): %s\n", e)
 	}
-	if len(r.Findings) == 0 {
-		fmt.Fprintf(w, "  no findings\n")
+	switch {
+	case len(r.Findings) == 0 && len(r.Invalid) > 0:
+		fmt.Fprintf(w, "  lint: no findings besides the refusal\n")
+	case len(r.Findings) == 0:
+		fmt.Fprintf(w, "  lint: no findings\n")
 	}
 	for _, f := range r.Findings {
 		fmt.Fprintf(w, "  %-7s %s: %s [%s]\n", f.Severity, f.Path, f.Message, f.Code)

@@ -45,3 +45,14 @@ func TestCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpExitsZero: -help is a request, not a mistake.
+func TestHelpExitsZero(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if status := run([]string{"-help"}, &out, &errOut); status != 0 {
+		t.Fatalf("exit status %d, want 0", status)
+	}
+	if !strings.Contains(errOut.String(), "usage: simulate") {
+		t.Errorf("-help prints no usage:\n%s", errOut.String())
+	}
+}
