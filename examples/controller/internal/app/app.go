@@ -63,8 +63,8 @@ func Run(ctx context.Context, o Options) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 
 	var current atomic.Pointer[jobcontroller.Controller] // for /debug/vcjob/job
 	if o.MetricsAddr != "" {
@@ -74,11 +74,13 @@ func Run(ctx context.Context, o Options) error {
 		}
 		defer stop()
 	}
+	webhookErr := make(chan error, 1)
 	if o.WebhookAddr != "" {
 		srv := &admission.Server{Addr: o.WebhookAddr, CertFile: o.TLSCertFile, KeyFile: o.TLSKeyFile, Metrics: m}
 		go func() {
 			if err := srv.Run(ctx); err != nil {
-				cancel(err)
+				webhookErr <- err
+				cancel() // a replica that cannot serve admission stops
 			}
 		}()
 	}
@@ -93,10 +95,12 @@ func Run(ctx context.Context, o Options) error {
 	} else {
 		err = run(ctx)
 	}
-	if cause := context.Cause(ctx); err == nil && cause != ctx.Err() {
-		err = cause // the webhook server failed
+	select {
+	case werr := <-webhookErr:
+		return werr
+	default:
+		return err
 	}
-	return err
 }
 
 // runControllers builds the controllers on shared informer factories,
