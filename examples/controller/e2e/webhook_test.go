@@ -166,28 +166,38 @@ func testWebhookRefusesJob(t *testing.T, ns string) {
 }
 
 // Changing a task's template is refused with validation.ValidateJobUpdate's
-// message; scaling a task is let through.
+// message.
 func testWebhookRefusesUpdate(t *testing.T, ns string) {
-	u, err := createUnstructured(ns, "jobs", strings.Replace(webhookJob, "NAME", "updated", 1))
-	if err != nil {
+	if _, err := createUnstructured(ns, "jobs", strings.Replace(webhookJob, "NAME", "updated", 1)); err != nil {
 		t.Fatal(err)
 	}
-	var old vcjob.Job
-	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &old); err != nil {
-		t.Fatal(err)
-	}
-	tasks, _, _ := unstructured.NestedSlice(u.Object, "spec", "tasks")
-	task := tasks[0].(map[string]any)
-	if err := unstructured.SetNestedSlice(task, []any{map[string]any{"name": "c", "image": "alpine"}}, "template", "spec", "containers"); err != nil {
-		t.Fatal(err)
-	}
-	if err := unstructured.SetNestedSlice(u.Object, tasks, "spec", "tasks"); err != nil {
-		t.Fatal(err)
-	}
-	_, err = dyn.Resource(clients.JobsResource).Namespace(ns).Update(bg, u, metav1.UpdateOptions{})
-	var next vcjob.Job
-	if cerr := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &next); cerr != nil {
-		t.Fatal(cerr)
+	// The controller writes the job's status meanwhile: read it afresh
+	// for each try, until an answer is not a conflict.
+	var err error
+	var old, next vcjob.Job
+	for range 20 {
+		u, gerr := dyn.Resource(clients.JobsResource).Namespace(ns).Get(bg, "updated", metav1.GetOptions{})
+		if gerr != nil {
+			t.Fatal(gerr)
+		}
+		if cerr := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &old); cerr != nil {
+			t.Fatal(cerr)
+		}
+		tasks, _, _ := unstructured.NestedSlice(u.Object, "spec", "tasks")
+		if serr := unstructured.SetNestedSlice(tasks[0].(map[string]any), []any{map[string]any{"name": "c", "image": "alpine"}}, "template", "spec", "containers"); serr != nil {
+			t.Fatal(serr)
+		}
+		if serr := unstructured.SetNestedSlice(u.Object, tasks, "spec", "tasks"); serr != nil {
+			t.Fatal(serr)
+		}
+		if cerr := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, &next); cerr != nil {
+			t.Fatal(cerr)
+		}
+		_, err = dyn.Resource(clients.JobsResource).Namespace(ns).Update(bg, u, metav1.UpdateOptions{})
+		if !apierrors.IsConflict(err) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	want := validation.ValidateJobUpdate(&next, &old)
 	checkRefused(t, err, want.ToAggregate().Error())
