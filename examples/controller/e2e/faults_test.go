@@ -33,6 +33,7 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/vcjob/vcjob"
+
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 )

@@ -26,8 +26,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	"github.com/vcjob/vcjob/podgroup"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 )
 
 var bg = context.Background()

@@ -14,9 +14,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/podgroup"
+
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
-	"github.com/vcjob/vcjob/podgroup"
 )
 
 const pytorchJob = `

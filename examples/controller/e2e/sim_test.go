@@ -21,8 +21,9 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	"github.com/vcjob/vcjob/podgroup"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 )
 
 // mode is what the simulated cluster does on its own in a namespace.

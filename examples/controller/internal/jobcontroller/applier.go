@@ -8,10 +8,11 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/statemachine"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 )
 
 // PodGroupGetter reads one PodGroup from the informer's store; found is

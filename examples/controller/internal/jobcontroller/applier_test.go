@@ -11,9 +11,6 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
-	vcfake "github.com/vcjob/vcjob/examples/controller/internal/clients/fake"
-
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -29,6 +26,9 @@ import (
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/statemachine"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	vcfake "github.com/vcjob/vcjob/examples/controller/internal/clients/fake"
 )
 
 const jobYAML = `apiVersion: batch.volcano.sh/v1alpha1

@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"testing"
 
-	vcfake "github.com/vcjob/vcjob/examples/controller/internal/clients/fake"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
@@ -18,6 +16,8 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+
+	vcfake "github.com/vcjob/vcjob/examples/controller/internal/clients/fake"
 )
 
 func debugPod(job, task string, index int, phase corev1.PodPhase, deleting bool) *corev1.Pod {

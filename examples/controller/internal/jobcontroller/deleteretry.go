@@ -11,8 +11,9 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 	"github.com/vcjob/vcjob/worker"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 )
 
 type podRef struct {

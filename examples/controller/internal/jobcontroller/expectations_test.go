@@ -2,16 +2,14 @@ package jobcontroller
 
 import (
 	"context"
-
-	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
-
-	"github.com/prometheus/client_golang/prometheus/testutil"
-	corev1 "k8s.io/api/core/v1"
-	k8stesting "k8s.io/client-go/testing"
-
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	dto "github.com/prometheus/client_model/go"
+	corev1 "k8s.io/api/core/v1"
+	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"

@@ -9,15 +9,16 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
-	"github.com/vcjob/vcjob/plugins"
-	"github.com/vcjob/vcjob/statemachine"
 	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/plugins"
+	"github.com/vcjob/vcjob/statemachine"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 )
 
 // ApplyObjects implements statemachine.Applier. Services, ConfigMaps and

@@ -6,12 +6,13 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/statemachine"
-	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 )
 
 // PodGroupState implements statemachine.Applier: the job's PodGroup (new

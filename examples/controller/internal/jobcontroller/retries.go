@@ -3,9 +3,10 @@ package jobcontroller
 import (
 	"context"
 
+	"k8s.io/klog/v2"
+
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/worker"
-	"k8s.io/klog/v2"
 )
 
 // wait keeps it back while pods created for its job have not been shown

@@ -3,11 +3,12 @@ package jobcontroller
 import (
 	"context"
 
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
-	"k8s.io/apimachinery/pkg/api/equality"
 )
 
 // UpdateStatus implements statemachine.Applier: the status subresource,

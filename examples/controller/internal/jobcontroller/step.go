@@ -4,11 +4,12 @@ import (
 	"context"
 	"time"
 
+	"k8s.io/klog/v2"
+
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/worker"
-	"k8s.io/klog/v2"
 )
 
 // Every call into the vcjob library's processing step is here: the
