@@ -24,7 +24,9 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/klog/v2"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 	"sigs.k8s.io/yaml"
 )
 
@@ -45,6 +47,7 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	ctrllog.SetLogger(klog.NewKlogr()) // envtest's own log lines, through klog
 	os.Exit(run(m))
 }
 
