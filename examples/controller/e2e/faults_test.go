@@ -33,7 +33,9 @@ import (
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/controller"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 )
 
 // faultKinds are the faults the proxy injects into mutating requests.
@@ -204,7 +206,7 @@ func recordFaults(t *testing.T, ns string) *faultRecord {
 		live: map[string]string{}, final: map[string]*vcjob.Job{}, restarting: map[string]bool{}}
 	ctx, cancel := context.WithCancel(bg)
 	t.Cleanup(cancel)
-	jobs := dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, ns, nil).ForResource(controller.JobsResource).Informer()
+	jobs := dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, ns, nil).ForResource(clients.JobsResource).Informer()
 	onJob := func(obj any) {
 		u, ok := obj.(*unstructured.Unstructured)
 		if !ok {
@@ -383,8 +385,8 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 			return n >= want, fmt.Sprintf("%d of %d", n, want)
 		})
 		m := ctrl.metrics()
-		givenUp += sum(m, controller.MetricGiveUps)
-		seenLate += sum(m, controller.MetricPodGroupsSeenLate)
+		givenUp += sum(m, metrics.GivenUp)
+		seenLate += sum(m, metrics.PodGroupsSeenLate)
 		_ = ctrl.cmd.Process.Kill()
 		<-ctrl.done
 		t.Logf("FAULTS controller SIGKILLed once %d jobs had been seen Restarting; starting another", want)
@@ -437,8 +439,8 @@ func faultRun(t *testing.T, shape loadShape, p *faultProxy, killAt, restartAt fl
 		}
 	}
 	m := ctrl.metrics()
-	givenUp += sum(m, controller.MetricGiveUps)
-	seenLate += sum(m, controller.MetricPodGroupsSeenLate)
+	givenUp += sum(m, metrics.GivenUp)
+	seenLate += sum(m, metrics.PodGroupsSeenLate)
 	// A relist's PodGroup add that synced its job: what a watch lost and
 	// Volcano's controller would have lost with it.
 	t.Logf("FAULTS PodGroups first seen in a phase after a relist (their jobs synced): %v", seenLate)

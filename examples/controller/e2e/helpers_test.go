@@ -26,8 +26,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/controller"
 	"github.com/vcjob/vcjob/podgroup"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 )
 
 var bg = context.Background()
@@ -43,7 +44,7 @@ func newNamespace(t *testing.T, prefix string) string {
 	}
 	t.Cleanup(func() {
 		sim.setMode(ns, mode{})
-		for _, r := range []schema.GroupVersionResource{controller.JobsResource, controller.PodGroupsResource, controller.CommandsResource} {
+		for _, r := range []schema.GroupVersionResource{clients.JobsResource, clients.PodGroupsResource, clients.CommandsResource} {
 			_ = dyn.Resource(r).Namespace(ns).DeleteCollection(bg, metav1.DeleteOptions{}, metav1.ListOptions{})
 		}
 		zero := int64(0)
@@ -70,7 +71,7 @@ func createJobE(ns, manifest string) (*vcjob.Job, error) {
 	}
 	u := &unstructured.Unstructured{Object: obj}
 	u.SetNamespace(ns)
-	out, err := dyn.Resource(controller.JobsResource).Namespace(ns).Create(bg, u, metav1.CreateOptions{})
+	out, err := dyn.Resource(clients.JobsResource).Namespace(ns).Create(bg, u, metav1.CreateOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("create job: %w", err)
 	}
@@ -79,7 +80,7 @@ func createJobE(ns, manifest string) (*vcjob.Job, error) {
 
 func getJob(t *testing.T, ns, name string) *vcjob.Job {
 	t.Helper()
-	u, err := dyn.Resource(controller.JobsResource).Namespace(ns).Get(bg, name, metav1.GetOptions{})
+	u, err := dyn.Resource(clients.JobsResource).Namespace(ns).Get(bg, name, metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("get job: %v", err)
 	}
@@ -179,7 +180,7 @@ func allPods(n int, phase corev1.PodPhase) func([]corev1.Pod) bool {
 
 func podGroup(t *testing.T, ns, name string) (*podgroup.PodGroup, bool) {
 	t.Helper()
-	u, err := dyn.Resource(controller.PodGroupsResource).Namespace(ns).Get(bg, name, metav1.GetOptions{})
+	u, err := dyn.Resource(clients.PodGroupsResource).Namespace(ns).Get(bg, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil, false
 	}
@@ -220,7 +221,7 @@ func createCommand(t *testing.T, ns string, job *vcjob.Job, action vcjob.Action)
 		"target": map[string]any{"apiVersion": vcjob.APIVersion, "kind": vcjob.JobKind, "name": job.Name,
 			"uid": string(job.UID), "controller": true},
 	}}
-	if _, err := dyn.Resource(controller.CommandsResource).Namespace(ns).Create(bg, cmd, metav1.CreateOptions{}); err != nil {
+	if _, err := dyn.Resource(clients.CommandsResource).Namespace(ns).Create(bg, cmd, metav1.CreateOptions{}); err != nil {
 		t.Fatalf("create command: %v", err)
 	}
 	return name
@@ -241,11 +242,11 @@ func recordPhases(t *testing.T, ns, name string) *phaseLog {
 	lw := &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			o.FieldSelector = sel
-			return dyn.Resource(controller.JobsResource).Namespace(ns).List(ctx, o)
+			return dyn.Resource(clients.JobsResource).Namespace(ns).List(ctx, o)
 		},
 		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 			o.FieldSelector = sel
-			return dyn.Resource(controller.JobsResource).Namespace(ns).Watch(ctx, o)
+			return dyn.Resource(clients.JobsResource).Namespace(ns).Watch(ctx, o)
 		},
 	}
 	inf := cache.NewSharedIndexInformer(lw, &unstructured.Unstructured{}, 0, cache.Indexers{})
@@ -309,7 +310,7 @@ func jobFromUnstructured(u *unstructured.Unstructured) (*vcjob.Job, error) {
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.UnstructuredContent(), job); err != nil {
 		return nil, fmt.Errorf("job %s/%s: %w", u.GetNamespace(), u.GetName(), err)
 	}
-	return controller.PrepareJob(job), nil
+	return clients.PrepareJob(job), nil
 }
 
 // podGroupFromUnstructured reads a PodGroup the test's dynamic client

@@ -18,7 +18,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/controller"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 )
 
 func loadJob(name string, replicas int) string {
@@ -87,7 +89,7 @@ type loadResult struct {
 // TestLoad drives each shape's jobs to Completed at once with 4 workers, a
 // fresh controller per shape, and reports per shape: the wall time until
 // every job is Completed, the controller's CPU time per pod event (from
-// its own getrusage accounting), the API requests it sent by verb and
+// /proc/<pid>/stat, until its last request), the API requests it sent by verb and
 // resource, and its status writes per job. Counting runs until the
 // controller goes quiet (no request for 2 s after the last PodGroup is
 // gone).
@@ -130,6 +132,7 @@ func runLoad(t *testing.T, arm controllerArm, shape loadShape, qps string) (load
 	time.Sleep(time.Second) // informers synced; the namespace's leftovers are none
 	sim.setMode(ns, mode{Admit: true, Bind: true, Start: true, Complete: true})
 	before := ctrl.metrics()
+	cpuBefore := ctrl.cpu()
 
 	start := time.Now()
 	var profiled sync.WaitGroup
@@ -168,7 +171,7 @@ func runLoad(t *testing.T, arm controllerArm, shape loadShape, qps string) (load
 	var done map[string]bool
 	deadline := time.Now().Add(8 * time.Minute)
 	for {
-		list, err := dyn.Resource(controller.JobsResource).Namespace(ns).List(bg, metav1.ListOptions{})
+		list, err := dyn.Resource(clients.JobsResource).Namespace(ns).List(bg, metav1.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,19 +200,22 @@ func runLoad(t *testing.T, arm controllerArm, shape loadShape, qps string) (load
 	// until the controller sends nothing for 2 s, before reading the
 	// counters.
 	eventually(t, time.Minute, "all PodGroups deleted", func() (bool, string) {
-		l, err := dyn.Resource(controller.PodGroupsResource).Namespace(ns).List(bg, metav1.ListOptions{})
+		l, err := dyn.Resource(clients.PodGroupsResource).Namespace(ns).List(bg, metav1.ListOptions{})
 		if err != nil {
 			return false, err.Error()
 		}
 		return len(l.Items) == 0, fmt.Sprintf("%d left", len(l.Items))
 	})
-	last, lastChange := -1.0, time.Now()
+	// The controller's CPU time is read from /proc when its request count
+	// last moved: the scrapes that wait for quiet after that (each costs
+	// the controller milliseconds: the process collector reads a dozen
+	// files) are not its work.
+	last, lastChange, cpuAtLast := -1.0, time.Now(), procCPU{}
 	for quietBy := time.Now().Add(time.Minute); time.Now().Before(quietBy); time.Sleep(250 * time.Millisecond) {
-		// Only the request counter: a full scrape costs the controller
-		// milliseconds, which would count as its CPU per pod event.
-		n := sum(ctrl.metrics(controller.MetricAPIRequests), controller.MetricAPIRequests)
+		cpuNow := ctrl.cpu()
+		n := sum(ctrl.metrics(metrics.APIRequests), metrics.APIRequests)
 		if n != last {
-			last, lastChange = n, time.Now()
+			last, lastChange, cpuAtLast = n, time.Now(), cpuNow
 			continue
 		}
 		if time.Since(lastChange) >= 2*time.Second {
@@ -245,43 +251,44 @@ func runLoad(t *testing.T, arm controllerArm, shape loadShape, qps string) (load
 	d := func(name string) float64 { return sum(after, name) - sum(before, name) }
 	podEvents := 0.0
 	for k, v := range after {
-		if strings.HasPrefix(k, controller.MetricInformerEvents+"{") && strings.Contains(k, `kind="pod"`) {
+		if strings.HasPrefix(k, metrics.InformerEvents+"{") && strings.Contains(k, `kind="pod"`) {
 			podEvents += v - before[k]
 		}
 	}
 	byVerb := map[string]float64{}
 	for k, v := range after {
-		if !strings.HasPrefix(k, controller.MetricAPIRequests+"{") {
+		if !strings.HasPrefix(k, metrics.APIRequests+"{") {
 			continue
 		}
 		if n := v - before[k]; n > 0 {
 			byVerb[label(k, "verb")+" "+label(k, "resource")+" "+label(k, "code")] += n
 		}
 	}
-	cpu := d(controller.MetricProcessCPU)
-	requests := d(controller.MetricRequests)
-	if created := d(controller.MetricPodsCreated); int(created) != jobs*pods {
+	used := cpuAtLast.sub(cpuBefore)
+	cpu := used.total().Seconds()
+	requests := d(metrics.Requests)
+	if created := d(metrics.PodsCreated); int(created) != jobs*pods {
 		t.Errorf("controller created %v pods, want exactly %d (no job lost, none recreated)", created, jobs*pods)
 	}
-	if e := d(controller.MetricErrors); e > 0 {
-		t.Logf("note: %v failed steps (requeued: %v)", e, d(controller.MetricRequeues))
+	if e := d(metrics.RequestErrors); e > 0 {
+		t.Logf("note: %v failed steps (requeued: %v)", e, d(metrics.Requeues))
 	}
-	if g := d(controller.MetricGiveUps); g > 0 {
+	if g := d(metrics.GivenUp); g > 0 {
 		t.Errorf("%v requests given up", g)
 	}
-	apiRequests := d(controller.MetricAPIRequests)
+	apiRequests := d(metrics.APIRequests)
 	t.Logf("LOAD %d jobs x %d pods, 4 workers, client qps %s: all Completed in %s, quiet after %s", jobs, pods, qps,
 		wall.Round(time.Millisecond), quiet.Round(time.Millisecond))
 	t.Logf("LOAD controller CPU %.2fs (user %.2fs, system %.2fs) for %.0f pod events = %.0f µs/pod event; %.0f requests processed = %.0f µs/request",
-		cpu, d(controller.MetricProcessUserCPU), d(controller.MetricProcessSystemCPU), podEvents, cpu/podEvents*1e6, requests, cpu/requests*1e6)
+		cpu, used.user.Seconds(), used.system.Seconds(), podEvents, cpu/podEvents*1e6, requests, cpu/requests*1e6)
 	// Allocation is nearly deterministic for the same work, so it
 	// compares two builds where the noisy CPU figure cannot.
 	allocBytes := d("go_memstats_alloc_bytes_total")
 	t.Logf("LOAD controller allocated %.1f MB in %.0f objects = %.1f KB and %.0f objects per pod event",
 		allocBytes/1e6, d("go_memstats_mallocs_total"), allocBytes/podEvents/1e3, d("go_memstats_mallocs_total")/podEvents)
 	t.Logf("LOAD pods created %.0f, status writes %.0f (%.1f per job; %.0f unchanged ones not sent, %.0f held back and sent with a later one), failed steps %.0f, requeues %.0f; simulated binds %d, starts %d, completions %d",
-		d(controller.MetricPodsCreated), d(controller.MetricStatusWrites), d(controller.MetricStatusWrites)/float64(jobs), d(controller.MetricStatusWritesSkipped), d(controller.MetricStatusWritesDeferred),
-		d(controller.MetricErrors), d(controller.MetricRequeues), sim.binds.Load(), sim.starts.Load(), sim.completions.Load())
+		d(metrics.PodsCreated), d(metrics.StatusWrites), d(metrics.StatusWrites)/float64(jobs), d(metrics.StatusWritesSkipped), d(metrics.StatusWritesDeferred),
+		d(metrics.RequestErrors), d(metrics.Requeues), sim.binds.Load(), sim.starts.Load(), sim.completions.Load())
 	keys := make([]string, 0, len(byVerb))
 	for k := range byVerb {
 		keys = append(keys, k)
@@ -292,7 +299,7 @@ func runLoad(t *testing.T, arm controllerArm, shape loadShape, qps string) (load
 		t.Logf("LOAD   %-40s %7.0f  %7.2f/job", k, byVerb[k], byVerb[k]/float64(jobs))
 	}
 	return loadResult{shape: shape, wall: wall, quiet: quiet, cpu: cpu, podEvents: podEvents, allocBytes: allocBytes,
-		requests: apiRequests, statusWrite: d(controller.MetricStatusWrites), byVerb: byVerb}, !t.Failed()
+		requests: apiRequests, statusWrite: d(metrics.StatusWrites), byVerb: byVerb}, !t.Failed()
 }
 
 // label reads one label's value out of a scraped series name{a="b",...}.

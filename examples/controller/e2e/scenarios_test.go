@@ -14,8 +14,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/controller"
 	"github.com/vcjob/vcjob/podgroup"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 )
 
 const pytorchJob = `
@@ -206,7 +208,7 @@ func TestPyTorchJobLifecycle(t *testing.T) {
 		cmd := createCommand(t, ns, job, vcjob.AbortJobAction)
 		waitPhase(t, ns, "mnist", vcjob.Aborted, 20*time.Second)
 		phases.expectSequence(t, mark, vcjob.Aborting, vcjob.Aborted)
-		if _, err := dyn.Resource(controller.CommandsResource).Namespace(ns).Get(bg, cmd, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		if _, err := dyn.Resource(clients.CommandsResource).Namespace(ns).Get(bg, cmd, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
 			t.Errorf("command %s not consumed: %v", cmd, err)
 		}
 		waitPods(t, ns, "mnist", 10*time.Second, "no pods", func(p []corev1.Pod) bool { return len(p) == 0 })
@@ -283,15 +285,15 @@ func TestPodPendingTimeout(t *testing.T) {
 			t.Errorf("aborted %s after the pods were created, want about 2s", d)
 		}
 		m := ctrl.metrics()
-		if m[controller.MetricDelayFired+`{action="AbortJob"}`] < 1 {
+		if m[metrics.DelayFired+`{action="AbortJob"}`] < 1 {
 			t.Errorf("no delayed AbortJob fired: %v", m)
 		}
 	})
 
 	t.Run("cancelled when pods start in time", func(t *testing.T) {
 		ns := newNamespace(t, "pending-cancel")
-		firedBefore := ctrl.metrics()[controller.MetricDelayFired+`{action="AbortJob"}`]
-		cancelledBefore := sum(ctrl.metrics(), controller.MetricDelayCancelled)
+		firedBefore := ctrl.metrics()[metrics.DelayFired+`{action="AbortJob"}`]
+		cancelledBefore := sum(ctrl.metrics(), metrics.DelayCancelled)
 		sim.setMode(ns, everything)
 		createJob(t, ns, pendingJob)
 		waitPhase(t, ns, "patient", vcjob.Running, 15*time.Second)
@@ -301,10 +303,10 @@ func TestPodPendingTimeout(t *testing.T) {
 			t.Errorf("job %s, want it still Running", describeStatus(job))
 		}
 		m := ctrl.metrics()
-		if fired := m[controller.MetricDelayFired+`{action="AbortJob"}`]; fired != firedBefore {
+		if fired := m[metrics.DelayFired+`{action="AbortJob"}`]; fired != firedBefore {
 			t.Errorf("a delayed AbortJob fired (%v -> %v)", firedBefore, fired)
 		}
-		if c := sum(m, controller.MetricDelayCancelled) - cancelledBefore; c < 2 {
+		if c := sum(m, metrics.DelayCancelled) - cancelledBefore; c < 2 {
 			t.Errorf("%v delayed actions cancelled, want one per pod (2)", c)
 		}
 	})
@@ -369,7 +371,7 @@ func TestControllerRestart(t *testing.T) {
 		_, ok := podGroup(t, ns, podgroup.Name(getJob(t, ns, "sturdy")))
 		return !ok, "still there"
 	})
-	if created := sum(second.metrics(), controller.MetricPodsCreated); created != 0 {
+	if created := sum(second.metrics(), metrics.PodsCreated); created != 0 {
 		t.Errorf("the second controller created %v pods, want none", created)
 	}
 	if pods := jobPods(t, ns, "sturdy"); !allPods(2, corev1.PodSucceeded)(pods) {

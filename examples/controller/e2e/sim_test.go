@@ -21,8 +21,9 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/controller/internal/controller"
 	"github.com/vcjob/vcjob/podgroup"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 )
 
 // mode is what the simulated cluster does on its own in a namespace.
@@ -79,7 +80,7 @@ func newCluster(kube kubernetes.Interface, dyn dynamic.Interface) *cluster {
 		}
 		return nil, nil
 	}})
-	c.pgs = dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0).ForResource(controller.PodGroupsResource).Informer()
+	c.pgs = dynamicinformer.NewDynamicSharedInformerFactory(dyn, 0).ForResource(clients.PodGroupsResource).Informer()
 	return c
 }
 
@@ -276,7 +277,7 @@ func setPodGroupPhase(ctx context.Context, dyn dynamic.Interface, u *unstructure
 	if err := unstructured.SetNestedField(next.Object, string(phase), "status", "phase"); err != nil {
 		return err
 	}
-	_, err := dyn.Resource(controller.PodGroupsResource).Namespace(u.GetNamespace()).UpdateStatus(ctx, next, metav1.UpdateOptions{})
+	_, err := dyn.Resource(clients.PodGroupsResource).Namespace(u.GetNamespace()).UpdateStatus(ctx, next, metav1.UpdateOptions{})
 	return err
 }
 

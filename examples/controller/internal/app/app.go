@@ -1,0 +1,146 @@
+// Package app wires the controller process together: clients, the
+// metrics and webhook servers, leader election, and the controllers run
+// while this replica leads.
+package app
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/client-go/dynamic"
+
+	"github.com/vcjob/vcjob"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/admission"
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/internal/jobcontroller"
+	"github.com/vcjob/vcjob/examples/controller/internal/leader"
+	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+)
+
+// Options are the process's settings (main.go's flags).
+type Options struct {
+	Client clients.ConfigOptions
+
+	LeaderElect bool
+	Leader      leader.Options
+
+	MetricsAddr string
+	Pprof       bool
+
+	// WebhookAddr serves the admission webhooks over TLS with
+	// TLSCertFile and TLSKeyFile; empty serves none.
+	WebhookAddr, TLSCertFile, TLSKeyFile string
+
+	// The job controller's settings (jobcontroller.Config).
+	Workers        int
+	MaxRequeue     int
+	Semantics      string
+	CoalesceStatus bool
+	StatusHold     time.Duration
+	OrderedRetries bool
+	QueueChecks    bool
+}
+
+// Run runs the process until ctx is done: the metrics and webhook servers
+// at once (every replica serves admission), the controllers while this
+// replica leads (or at once, without --leader-elect).
+func Run(ctx context.Context, o Options) error {
+	sem, err := vcjob.ParseSemantics(vcjob.Semantics{}, o.Semantics)
+	if err != nil {
+		return fmt.Errorf("--semantics: %w", err)
+	}
+	m := metrics.New()
+	m.RegisterClientGoMetrics()
+	o.Client.WrapTransport = m.CountRequests
+	cfg, err := clients.RESTConfig(o.Client)
+	if err != nil {
+		return err
+	}
+	set, err := clients.NewSet(cfg)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var current atomic.Pointer[jobcontroller.Controller] // for /debug/vcjob/job
+	if o.MetricsAddr != "" {
+		stop, err := serveMetrics(o.MetricsAddr, m, o.Pprof, &current)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	webhookErr := make(chan error, 1)
+	if o.WebhookAddr != "" {
+		srv := &admission.Server{Addr: o.WebhookAddr, CertFile: o.TLSCertFile, KeyFile: o.TLSKeyFile, Metrics: m}
+		go func() {
+			if err := srv.Run(ctx); err != nil {
+				webhookErr <- err
+				cancel() // a replica that cannot serve admission stops
+			}
+		}()
+	}
+
+	run := func(ctx context.Context) error {
+		m.Leader.Set(1)
+		defer m.Leader.Set(0)
+		return runControllers(ctx, o, sem, set, m, &current)
+	}
+	if o.LeaderElect {
+		err = leader.Run(ctx, set.Kube, o.Leader, run)
+	} else {
+		err = run(ctx)
+	}
+	select {
+	case werr := <-webhookErr:
+		return werr
+	default:
+		return err
+	}
+}
+
+// runControllers builds the controllers on shared informer factories,
+// starts the informers once every controller has taken its own, and runs
+// the controllers until ctx is done. The CronJob and TTL controllers will
+// sit beside the job controller here, on the same factories.
+func runControllers(ctx context.Context, o Options, sem vcjob.Semantics, set *clients.Set, m *metrics.Metrics, current *atomic.Pointer[jobcontroller.Controller]) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pods := clients.NewJobPodInformerFactory(set.Kube, 0)
+	kube := clients.NewKubeInformerFactory(set.Kube, 0)
+	volcano := clients.NewVolcanoInformerFactory(set.Volcano, 0)
+	var queues *jobcontroller.Queues
+	if o.QueueChecks {
+		dyn, err := dynamic.NewForConfig(set.Config)
+		if err != nil {
+			return err
+		}
+		if queues, err = jobcontroller.NewQueues(dyn, 0); err != nil {
+			return err
+		}
+	}
+	jobs, err := jobcontroller.New(jobcontroller.Config{
+		Kube: set.Kube, Volcano: set.Volcano, PodInformers: pods, KubeInformers: kube, VolcanoInformers: volcano,
+		Workers: o.Workers, MaxRequeue: o.MaxRequeue, Metrics: m, Semantics: sem, Queues: queues,
+		CoalesceStatus: o.CoalesceStatus, StatusHold: o.StatusHold, OrderedRetries: o.OrderedRetries,
+	})
+	if err != nil {
+		return err
+	}
+	current.Store(jobs)
+	defer current.Store(nil)
+	pods.Start(ctx.Done())
+	kube.Start(ctx.Done())
+	volcano.Start(ctx.Done())
+	defer func() {
+		cancel()
+		pods.Shutdown()
+		kube.Shutdown()
+		volcano.Shutdown()
+	}()
+	return jobs.Run(ctx)
+}

@@ -1,0 +1,876 @@
+package jobcontroller
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes/fake"
+	k8stesting "k8s.io/client-go/testing"
+	"k8s.io/client-go/util/workqueue"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/plugins"
+	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/statemachine"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	vcfake "github.com/vcjob/vcjob/examples/controller/internal/clients/fake"
+)
+
+const jobYAML = `apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: demo
+  namespace: ns
+spec:
+  minAvailable: 2
+  maxRetry: 2
+  policies:
+  - event: PodPending
+    action: AbortJob
+    timeout: 50ms
+  tasks:
+  - name: worker
+    replicas: 2
+    template:
+      spec:
+        containers:
+        - name: c
+          image: busybox
+`
+
+func newJob(t *testing.T, phase vcjob.JobPhase) *vcjob.Job {
+	t.Helper()
+	job, err := vcjob.DecodeJob([]byte(jobYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vcjob.SetDefaults(job)
+	job.UID, job.ResourceVersion = "job-uid", "1"
+	job.Status.State.Phase = phase
+	if phase != "" {
+		job.Status.MinAvailable = job.Spec.MinAvailable
+	}
+	return job
+}
+
+// fixture is a controller on client-go's fake clientset and a fake typed
+// Volcano client on client-go's object tracker. Its informers are never started: tests put what the informers
+// would have delivered into the cache and the PodGroup store themselves,
+// and drive the workers' queues by hand.
+type fixture struct {
+	t    *testing.T
+	kube *fake.Clientset
+	vc   *vcfake.Volcano
+	c    *Controller
+
+	mu           sync.Mutex
+	statusWrites []*vcjob.Job
+}
+
+func newFixture(t *testing.T, job *vcjob.Job) *fixture {
+	t.Helper()
+	return newFixtureWith(t, job, nil)
+}
+
+// newFixtureWith is newFixture with the controller's Config changed by
+// configure first.
+func newFixtureWith(t *testing.T, job *vcjob.Job, configure func(*Config)) *fixture {
+	t.Helper()
+	f := &fixture{t: t, kube: fake.NewClientset()}
+	f.vc = vcfake.NewVolcano()
+	fast := func() workqueue.TypedRateLimiter[item] {
+		return workqueue.NewTypedItemExponentialFailureRateLimiter[item](time.Millisecond, 10*time.Millisecond)
+	}
+	cfg := Config{Kube: f.kube, Volcano: f.vc, Workers: 1, MaxRequeue: 2, RateLimiter: fast}
+	if configure != nil {
+		configure(&cfg)
+	}
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c = c
+	if job != nil {
+		if err := f.vc.Tracker().Add(job.DeepCopy()); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.jobs.OnJobAdd(job); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.checkResourceVersions()
+	return f
+}
+
+// checkResourceVersions makes the fake's job status writes behave like the
+// API server's: a write carrying another resourceVersion than the stored
+// one is a Conflict, and each write moves the version on.
+func (f *fixture) checkResourceVersions() {
+	f.vc.PrependReactor("update", "jobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		ua := a.(k8stesting.UpdateAction)
+		if ua.GetSubresource() != "status" {
+			return false, nil, nil
+		}
+		u := ua.GetObject().(*vcjob.Job).DeepCopy()
+		cur, err := f.vc.Tracker().Get(clients.JobsResource, u.GetNamespace(), u.GetName())
+		if err != nil {
+			return true, nil, err
+		}
+		rv := cur.(metav1.Object).GetResourceVersion()
+		if u.GetResourceVersion() != rv {
+			return true, nil, apierrors.NewConflict(clients.JobsResource.GroupResource(), u.GetName(), errors.New("the object has been modified"))
+		}
+		n, _ := strconv.Atoi(rv)
+		u.SetResourceVersion(strconv.Itoa(n + 1))
+		if err := f.vc.Tracker().Update(clients.JobsResource, u, u.GetNamespace()); err != nil {
+			return true, nil, err
+		}
+		f.mu.Lock()
+		f.statusWrites = append(f.statusWrites, u.DeepCopy())
+		f.mu.Unlock()
+		return true, u, nil
+	})
+}
+
+func (f *fixture) writes() []*vcjob.Job {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*vcjob.Job(nil), f.statusWrites...)
+}
+
+func (f *fixture) storedJob() *vcjob.Job {
+	f.t.Helper()
+	obj, err := f.vc.Tracker().Get(clients.JobsResource, "ns", "demo")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return clients.PrepareJob(obj.(*vcjob.Job).DeepCopy())
+}
+
+// putPodGroup stores the job's PodGroup as the informer would hold it.
+func (f *fixture) putPodGroup(job *vcjob.Job, phase podgroup.Phase) {
+	f.t.Helper()
+	pg := podgroup.Desired(job, nil)
+	pg.UID = "pg-uid"
+	pg.Status.Phase = phase
+	if err := f.c.pgStore.Add(&pg); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := f.vc.Tracker().Add(pg.DeepCopy()); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// putPod creates a pod of the job in the API and in the cache.
+func (f *fixture) putPod(job *vcjob.Job, index int, phase corev1.PodPhase) *corev1.Pod {
+	f.t.Helper()
+	pod := statemachine.RenderPod(job, &job.Spec.Tasks[0], index)
+	pod.UID = types.UID("pod-uid-" + strconv.Itoa(index))
+	pod.ResourceVersion = "1"
+	pod.Status.Phase = phase
+	if _, err := f.kube.CoreV1().Pods(pod.Namespace).Create(context.Background(), pod, metav1.CreateOptions{}); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := f.c.cfg.PodInformers.Core().V1().Pods().Informer().GetIndexer().Add(pod.DeepCopy()); err != nil {
+		f.t.Fatal(err)
+	}
+	f.c.jobs.OnPodAdd(pod)
+	return pod
+}
+
+// drain processes what the worker's queue holds, waiting up to d for
+// rate-limited requeues to come back.
+func (f *fixture) drain(d time.Duration) {
+	s := f.c.shards[0]
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if s.queue.Len() == 0 {
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		it, _ := s.queue.Get()
+		s.handle(context.Background(), it)
+		s.queue.Done(it)
+	}
+}
+
+func request(event vcjob.Event) vcjob.Request {
+	return vcjob.Request{Namespace: "ns", JobName: "demo", JobUID: "job-uid", Event: event}
+}
+
+func TestCreatePodAlreadyExistsCountsAsCreated(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseInqueue)
+	// The pod exists in the API server, but the informer has not shown it.
+	existing := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
+	if _, err := f.kube.CoreV1().Pods("ns").Create(context.Background(), existing, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+
+	rec := f.c.shards[0].step.Process(request(vcjob.OutOfSyncEvent), time.Now())
+	if rec.Err != nil {
+		t.Fatalf("step failed: %v", rec.Err)
+	}
+	if got := strings.Join(rec.Effects.Created, ","); got != "demo-worker-0,demo-worker-1" {
+		t.Errorf("created %q, want both pods (AlreadyExists is success)", got)
+	}
+	if got := testutil.ToFloat64(f.c.metrics.PodsCreated); got != 1 {
+		t.Errorf("pods actually created = %v, want 1", got)
+	}
+	if st := f.storedJob().Status; st.Pending != 2 {
+		t.Errorf("status pending = %d, want 2 (the existing pod counts as created)", st.Pending)
+	}
+}
+
+func TestCreatePodErrorFailsStepWithoutStatusWrite(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseInqueue)
+	f.kube.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewInternalError(errors.New("etcd is down"))
+	})
+	rec := f.c.shards[0].step.Process(request(vcjob.OutOfSyncEvent), time.Now())
+	if rec.Err == nil || !strings.Contains(rec.Err.Error(), "etcd is down") {
+		t.Fatalf("step error = %v, want the create failure", rec.Err)
+	}
+	if n := len(f.writes()); n != 0 {
+		t.Errorf("%d status writes, want none after a failed create", n)
+	}
+}
+
+// SyncJob of a job without a phase writes twice with the same job: the
+// initial Pending status, then the counts. The Applier hands the first
+// write's resourceVersion on, so the second does not conflict.
+func TestUpdateStatusTwiceInOneSync(t *testing.T) {
+	job := newJob(t, "")
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseInqueue)
+
+	rec := f.c.shards[0].step.Process(request(vcjob.OutOfSyncEvent), time.Now())
+	if rec.Err != nil {
+		t.Fatalf("step failed: %v", rec.Err)
+	}
+	w := f.writes()
+	if len(w) != 2 {
+		t.Fatalf("%d status writes, want 2", len(w))
+	}
+	if rv := w[1].GetResourceVersion(); rv != "3" {
+		t.Errorf("final resourceVersion %s, want 3", rv)
+	}
+	// The cache took the written job, so the next step starts from it.
+	ji, err := f.c.jobs.Get("ns/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ji.Job.ResourceVersion != "3" || ji.Job.Status.Pending != 2 {
+		t.Errorf("cached job rv=%s pending=%d, want rv 3 and 2 pending", ji.Job.ResourceVersion, ji.Job.Status.Pending)
+	}
+}
+
+// A status write that conflicts fails the step; the request is requeued
+// with rate limiting until worker.Requeue says stop (MaxRequeue 2), then
+// the job is terminated (worker.GiveUp) and the request dropped.
+func TestStatusConflictIsRequeuedThenTerminates(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	f.putPod(job, 0, corev1.PodRunning)
+	f.putPod(job, 1, corev1.PodRunning)
+	var conflicts atomic.Int32
+	f.vc.PrependReactor("update", "jobs", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		u := a.(k8stesting.UpdateAction).GetObject().(*vcjob.Job)
+		if u.Status.State.Phase == vcjob.Terminating {
+			return false, nil, nil // let the give-up's TerminateJob through
+		}
+		conflicts.Add(1)
+		return true, nil, apierrors.NewConflict(clients.JobsResource.GroupResource(), u.GetName(), errors.New("the object has been modified"))
+	})
+	// A running job whose status differs from the counts: the sync writes.
+	f.c.enqueue(request(vcjob.OutOfSyncEvent))
+	f.drain(300 * time.Millisecond)
+
+	if got := conflicts.Load(); got != 3 {
+		t.Errorf("%d conflicting writes, want 3 (the first try and 2 requeues)", got)
+	}
+	if got := testutil.ToFloat64(f.c.metrics.Requeues); got != 2 {
+		t.Errorf("requeues = %v, want 2", got)
+	}
+	if got := testutil.ToFloat64(f.c.metrics.GivenUp); got != 1 {
+		t.Errorf("give-ups = %v, want 1", got)
+	}
+	if phase := f.storedJob().Status.State.Phase; phase != vcjob.Terminating {
+		t.Errorf("job phase %q, want Terminating after giving up", phase)
+	}
+	if n := f.c.shards[0].queue.Len(); n != 0 {
+		t.Errorf("queue holds %d items, want the request dropped", n)
+	}
+}
+
+func TestDeletePodMarksOutOfSyncThenDeletesWithUID(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	pod := f.putPod(job, 0, corev1.PodRunning)
+	f.kube.ClearActions()
+
+	if err := f.c.applier.DeletePod(pod); err != nil {
+		t.Fatal(err)
+	}
+	acts := f.kube.Actions()
+	if len(acts) != 2 || acts[0].GetVerb() != "patch" || acts[1].GetVerb() != "delete" {
+		t.Fatalf("actions %v, want patch then delete", acts)
+	}
+	if p := string(acts[0].(k8stesting.PatchAction).GetPatch()); !strings.Contains(p, vcjob.PodOutOfSyncKey) {
+		t.Errorf("patch %s does not mark the pod out of sync", p)
+	}
+	if pre := acts[1].(k8stesting.DeleteAction).GetDeleteOptions().Preconditions; pre == nil || pre.UID == nil || *pre.UID != pod.UID {
+		t.Errorf("delete preconditions %+v, want the pod's UID", pre)
+	}
+	// Gone already: NotFound is success.
+	if err := f.c.applier.DeletePod(pod); err != nil {
+		t.Errorf("deleting a missing pod: %v, want nil", err)
+	}
+}
+
+// A failed delete fails the call and is retried on its own with
+// worker.DeleteBackoff until it succeeds.
+func TestDeletePodFailureIsRetriedWithBackoff(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	pod := f.putPod(job, 0, corev1.PodRunning)
+	var deletes atomic.Int32
+	f.kube.PrependReactor("delete", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if deletes.Add(1) <= 2 {
+			return true, nil, apierrors.NewServiceUnavailable("try later")
+		}
+		return false, nil, nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.c.retrier.run(ctx)
+
+	if err := f.c.applier.DeletePod(pod); err == nil {
+		t.Fatal("DeletePod succeeded, want the delete's error")
+	}
+	waitFor(t, 2*time.Second, func() bool {
+		_, err := f.kube.CoreV1().Pods("ns").Get(ctx, pod.Name, metav1.GetOptions{})
+		return apierrors.IsNotFound(err)
+	})
+	if got := deletes.Load(); got != 3 {
+		t.Errorf("%d delete calls, want 3 (the failed one, a failed retry, the retry that worked)", got)
+	}
+	if got := testutil.ToFloat64(f.c.metrics.DeleteRetries.WithLabelValues("deleted")); got != 1 {
+		t.Errorf("retries that deleted = %v, want 1", got)
+	}
+	if testutil.ToFloat64(f.c.metrics.DeleteRetriesPending) != 0 {
+		t.Error("retrier still tracks the pod")
+	}
+}
+
+// A kill whose pod delete fails writes no status and fails the step: the
+// request is requeued.
+func TestKillWithFailingDeleteIsRequeued(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	f.putPod(job, 0, corev1.PodRunning)
+	f.putPod(job, 1, corev1.PodRunning)
+	f.kube.PrependReactor("delete", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
+		if a.(k8stesting.DeleteAction).GetName() == "demo-worker-1" {
+			return true, nil, apierrors.NewInternalError(errors.New("boom"))
+		}
+		return false, nil, nil
+	})
+	req := vcjob.Request{Namespace: "ns", JobName: "demo", Event: vcjob.CommandIssuedEvent, Action: vcjob.AbortJobAction}
+	s := f.c.shards[0]
+	s.handle(context.Background(), item{Req: req})
+	if n := len(f.writes()); n != 0 {
+		t.Errorf("%d status writes, want none", n)
+	}
+	if got := s.queue.NumRequeues(item{Req: req}); got != 1 {
+		t.Errorf("requeues = %d, want 1", got)
+	}
+	if int(testutil.ToFloat64(f.c.metrics.DeleteRetriesPending)) != 1 {
+		t.Errorf("retrier tracks %d pods, want the one whose delete failed", int(testutil.ToFloat64(f.c.metrics.DeleteRetriesPending)))
+	}
+}
+
+func TestApplyPodGroupCreatesThenUpdatesKeepingUnknownFields(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, job)
+	a := f.c.applier
+	desired := podgroup.Desired(job, nil)
+	if err := a.ApplyPodGroup(&desired); err != nil {
+		t.Fatal(err)
+	}
+	live, err := f.vc.PodGroups("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("podgroup not created: %v", err)
+	}
+	if live.Spec.MinMember != 2 {
+		t.Errorf("minMember %d, want 2", live.Spec.MinMember)
+	}
+	// The scheduler's status, as the informer delivers it.
+	live.Status.Phase = podgroup.PhaseRunning
+	live.ResourceVersion = "5"
+	if err := f.vc.Tracker().Update(clients.PodGroupsResource, live, "ns"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.pgStore.Add(live.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	var patches [][]byte
+	f.vc.PrependReactor("patch", "podgroups", func(act k8stesting.Action) (bool, runtime.Object, error) {
+		patches = append(patches, act.(k8stesting.PatchAction).GetPatch())
+		return false, nil, nil
+	})
+
+	// A new job object: the cache holds the old one, never changed in place.
+	job = job.DeepCopy()
+	job.Spec.MinAvailable = 1
+	desired = podgroup.Desired(job, nil)
+	f.vc.ClearActions()
+	if err := a.ApplyPodGroup(&desired); err != nil {
+		t.Fatal(err)
+	}
+	for _, act := range f.vc.Actions() {
+		if act.GetVerb() != "patch" {
+			t.Errorf("unexpected %s of %s", act.GetVerb(), act.GetResource().Resource)
+		}
+	}
+	live, _ = f.vc.PodGroups("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
+	if live.Spec.MinMember != 1 {
+		t.Errorf("minMember %d, want 1 after the update", live.Spec.MinMember)
+	}
+	if live.Status.Phase != podgroup.PhaseRunning {
+		t.Error("the update dropped the status")
+	}
+	// The write is one JSON patch, no read before it; on the API server's
+	// object, with a spec field and status conditions this controller does
+	// not know, it changes only minMember, and only at the resourceVersion
+	// the cache saw.
+	if len(patches) != 1 {
+		t.Fatalf("%d patches, want 1", len(patches))
+	}
+	server := `{"metadata":{"name":"x","resourceVersion":"5"},"spec":{"minMember":2,"queue":"default","futureField":"gold","minTaskMember":{"worker":2}},"status":{"phase":"Running","conditions":[{"type":"Scheduled"}]}}`
+	p, err := jsonpatch.DecodePatch(patches[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.Apply([]byte(server))
+	if err != nil {
+		t.Fatalf("patch %s: %v", patches[0], err)
+	}
+	for _, want := range []string{`"minMember":1`, `"futureField":"gold"`, `"conditions":[{"type":"Scheduled"}]`, `"queue":"default"`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("patched object %s lacks %s", out, want)
+		}
+	}
+	if _, err := p.Apply([]byte(strings.Replace(server, `"resourceVersion":"5"`, `"resourceVersion":"6"`, 1))); err == nil {
+		t.Error("the patch applied to a newer object; want its resourceVersion test to fail")
+	}
+
+	state, err := a.PodGroupState(job)
+	if err != nil || !state.Exists || state.Phase != podgroup.PhaseRunning {
+		t.Errorf("PodGroupState = %+v, %v", state, err)
+	}
+	if deleted, err := a.DeletePodGroup(job); err != nil || !deleted {
+		t.Errorf("DeletePodGroup = %v, %v", deleted, err)
+	}
+	if deleted, err := a.DeletePodGroup(job); err != nil || deleted {
+		t.Errorf("DeletePodGroup of a missing one = %v, %v; want false, nil", deleted, err)
+	}
+}
+
+// A kill of a job whose PodGroup is gone from the informer's cache sends
+// no delete: every event of a finished job is a kill.
+func TestDeletePodGroupLooksInTheCacheFirst(t *testing.T) {
+	job := newJob(t, vcjob.Completed)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	a := f.c.applier
+	if deleted, err := a.DeletePodGroup(job); err != nil || !deleted {
+		t.Fatalf("DeletePodGroup = %v, %v; want true", deleted, err)
+	}
+	if err := f.c.pgStore.Delete(&podgroup.PodGroup{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: podgroup.Name(job)}}); err != nil {
+		t.Fatal(err)
+	}
+	f.vc.ClearActions()
+	for range 3 {
+		if deleted, err := a.DeletePodGroup(job); err != nil || deleted {
+			t.Fatalf("DeletePodGroup of an uncached one = %v, %v; want false, nil", deleted, err)
+		}
+	}
+	if acts := f.vc.Actions(); len(acts) != 0 {
+		t.Errorf("%d requests for a PodGroup the cache does not hold, want none: %v", len(acts), acts)
+	}
+}
+
+// A PodGroup the controller created is not created again while the
+// informer has not shown it (the create would be answered 409), for at
+// most the in-flight record's ttl; once shown or deleted, the lister
+// speaks for it again.
+func TestApplyPodGroupCreatesOnceUntilTheInformerShowsIt(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	clock := time.Unix(1000, 0)
+	f := newFixtureWith(t, job, func(c *Config) { c.Now = func() time.Time { return clock } })
+	a := f.c.applier
+	desired := podgroup.Desired(job, nil)
+	creates := func() int {
+		n := 0
+		for _, act := range f.vc.Actions() {
+			if act.GetVerb() == "create" && act.GetResource().Resource == "podgroups" {
+				n++
+			}
+		}
+		f.vc.ClearActions()
+		return n
+	}
+	apply := func(want int, why string) {
+		t.Helper()
+		if err := a.ApplyPodGroup(&desired); err != nil {
+			t.Fatal(err)
+		}
+		if got := creates(); got != want {
+			t.Errorf("%s: %d creates, want %d", why, got, want)
+		}
+	}
+	apply(1, "no PodGroup")
+	apply(0, "created, not shown by the informer yet")
+
+	live, err := f.vc.PodGroups("ns").Get(context.Background(), desired.Name, metav1.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.c.deletePodGroup(live) // the informer shows it gone (not in the API: a delete whose event came first)
+	apply(1, "the informer showed it deleted: the lister speaks for it")
+	apply(0, "answered AlreadyExists: it exists")
+
+	clock = clock.Add(a.Expectations.ttl)
+	apply(1, "not shown within the ttl: trusted no longer")
+
+	if err := f.c.pgStore.Add(live); err != nil {
+		t.Fatal(err)
+	}
+	f.c.addPodGroup(live, false)
+	if a.Expectations.PodGroupCreationExpected(desired.Namespace + "/" + desired.Name) {
+		t.Error("the informer showed the PodGroup, and the record of its create is still kept")
+	}
+	apply(0, "in the lister")
+}
+
+// The legacy PodGroup (named after the job) is still found and updated.
+func TestApplyPodGroupFindsLegacyName(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, job)
+	legacy := podgroup.Desired(job, nil)
+	legacy.Name = podgroup.LegacyName(job)
+	legacy.Spec.MinMember = 7
+	if err := f.vc.Tracker().Add(legacy.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.pgStore.Add(&legacy); err != nil {
+		t.Fatal(err)
+	}
+
+	desired := podgroup.Desired(job, nil)
+	if err := f.c.applier.ApplyPodGroup(&desired); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := f.vc.PodGroups("ns").List(context.Background(), metav1.ListOptions{})
+	if len(list.Items) != 1 || list.Items[0].GetName() != "demo" {
+		t.Fatalf("podgroups %v, want only the legacy one", list.Items)
+	}
+	if mm := list.Items[0].Spec.MinMember; mm != 2 {
+		t.Errorf("legacy minMember %d, want 2", mm)
+	}
+}
+
+func TestApplyObjects(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	job.Spec.Plugins = map[string][]string{"svc": nil, "ssh": nil}
+	f := newFixture(t, nil)
+	reg := plugins.NewRegistry(plugins.WithSSHKeys(RSAKeys{}))
+	ps, err := reg.Build(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs plugins.Objects
+	for _, p := range ps {
+		o, err := p.OnJobAdd(job.DeepCopy())
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs.Apply = append(objs.Apply, o.Apply...)
+	}
+	a := f.c.applier
+	if err := a.ApplyObjects(objs); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := f.kube.CoreV1().Services("ns").Get(ctx, "demo", metav1.GetOptions{}); err != nil {
+		t.Errorf("service: %v", err)
+	}
+	if _, err := f.kube.CoreV1().ConfigMaps("ns").Get(ctx, "demo-svc", metav1.GetOptions{}); err != nil {
+		t.Errorf("configmap: %v", err)
+	}
+	if _, err := f.kube.NetworkingV1().NetworkPolicies("ns").Get(ctx, "demo", metav1.GetOptions{}); err != nil {
+		t.Errorf("networkpolicy: %v", err)
+	}
+	secret, err := f.kube.CoreV1().Secrets("ns").Get(ctx, "demo-ssh", metav1.GetOptions{})
+	if err != nil {
+		t.Fatalf("secret: %v", err)
+	}
+	if !strings.HasPrefix(string(secret.Data["id_rsa.pub"]), "ssh-rsa ") {
+		t.Errorf("public key %q is not in authorized_keys form", secret.Data["id_rsa.pub"])
+	}
+
+	// Applying again (new keys from the key source) keeps the Secret.
+	var again plugins.Objects
+	for _, p := range ps {
+		o, _ := p.OnJobAdd(job.DeepCopy())
+		again.Apply = append(again.Apply, o.Apply...)
+	}
+	if err := a.ApplyObjects(again); err != nil {
+		t.Fatalf("second apply: %v", err)
+	}
+	kept, _ := f.kube.CoreV1().Secrets("ns").Get(ctx, "demo-ssh", metav1.GetOptions{})
+	if string(kept.Data["id_rsa"]) != string(secret.Data["id_rsa"]) {
+		t.Error("the ssh Secret was rewritten with new keys")
+	}
+
+	del := plugins.Objects{Delete: []plugins.ObjectRef{
+		{APIVersion: "v1", Kind: "Service", Namespace: "ns", Name: "demo"},
+		{APIVersion: "v1", Kind: "Service", Namespace: "ns", Name: "never-existed"},
+	}}
+	if err := a.ApplyObjects(del); err != nil {
+		t.Fatalf("delete: %v", err)
+	}
+	if _, err := f.kube.CoreV1().Services("ns").Get(ctx, "demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("service still there: %v", err)
+	}
+}
+
+func TestEnsureClaim(t *testing.T) {
+	job := newJob(t, vcjob.Pending)
+	f := newFixture(t, nil)
+	a := f.c.applier
+	if err := a.EnsureClaim(job, statemachine.Claim{Name: "data"}); err == nil {
+		t.Error("a missing claim without a spec must be an error")
+	}
+	spec := &corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}}
+	if err := a.EnsureClaim(job, statemachine.Claim{Name: "data", Spec: spec}); err != nil {
+		t.Fatal(err)
+	}
+	pvc, err := f.kube.CoreV1().PersistentVolumeClaims("ns").Get(context.Background(), "data", metav1.GetOptions{})
+	if err != nil || metav1.GetControllerOf(pvc) == nil || metav1.GetControllerOf(pvc).Name != "demo" {
+		t.Fatalf("claim %v, %v: want one owned by the job", pvc, err)
+	}
+	if err := a.EnsureClaim(job, statemachine.Claim{Name: "data"}); err != nil {
+		t.Errorf("existing claim: %v", err)
+	}
+}
+
+func TestCommandIsDeletedThenQueued(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "abort-demo", UID: "cmd-uid"},
+		Action:       string(vcjob.AbortJobAction),
+		TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: "demo", UID: "job-uid"}}
+	if err := f.vc.Tracker().Add(cmd.DeepCopy()); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.c.cmdStore.Add(cmd); err != nil {
+		t.Fatal(err)
+	}
+
+	if err := f.c.takeCommand(context.Background(), "ns/abort-demo"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.vc.Commands("ns").Get(context.Background(), "abort-demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("command not deleted: %v", err)
+	}
+	it, _ := f.c.shards[0].queue.Get()
+	if it.Req.Action != vcjob.AbortJobAction || it.Req.Event != vcjob.CommandIssuedEvent || it.Req.JobName != "demo" {
+		t.Errorf("queued %+v, want the command's AbortJob", it.Req)
+	}
+	// Taken by someone else already: nothing is queued, no error.
+	if err := f.c.takeCommand(context.Background(), "ns/abort-demo"); err != nil {
+		t.Errorf("second take: %v", err)
+	}
+}
+
+// A PodPending policy with a timeout registers a delayed action on the
+// worker; the worker's timer fires it on the worker's own goroutine.
+func TestDelayedActionFiresOnTheWorker(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	pod := f.putPod(job, 0, corev1.PodPending)
+	f.putPod(job, 1, corev1.PodRunning)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := f.c.shards[0]
+	done := make(chan struct{})
+	go func() { s.run(ctx); close(done) }()
+
+	req, _ := f.c.jobs.OnPodAdd(pod)
+	f.c.enqueue(req)
+	// The worker counts the firing once the step is done: wait for both.
+	waitFor(t, 2*time.Second, func() bool {
+		return f.storedJob().Status.State.Phase == vcjob.Aborting && testutil.ToFloat64(f.c.metrics.DelayFired.WithLabelValues("AbortJob")) == 1
+	})
+	if got := testutil.ToFloat64(f.c.metrics.DelayRegistered.WithLabelValues("AbortJob")); got != 1 {
+		t.Errorf("registered = %v, want 1", got)
+	}
+	cancel()
+	s.queue.ShutDown()
+	<-done
+}
+
+// The same pod moving on (any pod event but PodPending) cancels its
+// pending timeout.
+func TestDelayedActionCancelledByPodEvent(t *testing.T) {
+	job := newJob(t, vcjob.Running)
+	f := newFixture(t, job)
+	f.putPodGroup(job, podgroup.PhaseRunning)
+	pod := f.putPod(job, 0, corev1.PodPending)
+	s := f.c.shards[0]
+	req, _ := f.c.jobs.OnPodAdd(pod)
+	s.handle(context.Background(), item{Req: req})
+	if s.step.Delays.Len() != 1 {
+		t.Fatalf("%d delayed actions, want 1", s.step.Delays.Len())
+	}
+	running := pod.DeepCopy()
+	running.Status.Phase, running.ResourceVersion = corev1.PodRunning, "2"
+	req, _ = f.c.jobs.OnPodUpdate(pod, running)
+	s.handle(context.Background(), item{Req: req})
+	if s.step.Delays.Len() != 0 {
+		t.Errorf("%d delayed actions left, want the timeout cancelled", s.step.Delays.Len())
+	}
+	if got := testutil.ToFloat64(f.c.metrics.DelayCancelled); got != 1 {
+		t.Errorf("cancelled = %v, want 1", got)
+	}
+}
+
+func waitFor(t *testing.T, d time.Duration, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in time")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A job refused as invalid when added is judged again when it is updated:
+// once valid it is cached and its request queued.
+func TestInvalidJobIsAdmittedOnceFixed(t *testing.T) {
+	f := newFixture(t, nil)
+	invalid := newJob(t, "")
+	invalid.Spec.MinAvailable = -1
+	f.c.addJob(invalid)
+	if f.c.jobs.Has("ns/demo") || testutil.ToFloat64(f.c.metrics.InvalidJobs) != 1 {
+		t.Fatalf("an invalid job was cached (or not counted: %v)", testutil.ToFloat64(f.c.metrics.InvalidJobs))
+	}
+	if n := f.c.shards[0].queue.Len(); n != 0 {
+		t.Fatalf("an invalid job queued %d requests", n)
+	}
+	fixed := newJob(t, "")
+	fixed.ResourceVersion = "2"
+	f.c.updateJob(invalid, fixed)
+	if !f.c.jobs.Has("ns/demo") {
+		t.Fatal("the fixed job was not cached")
+	}
+	if it, _ := f.c.shards[0].queue.Get(); it.Req.JobName != "demo" {
+		t.Errorf("queued %+v, want the job's request", it.Req)
+	}
+}
+
+// A status equal to the job's own is not sent (the API server would change
+// nothing); a different one is.
+func TestUnchangedStatusIsNotWritten(t *testing.T) {
+	job := newJob(t, vcjob.Completed)
+	f := newFixture(t, job)
+	f.vc.ClearActions()
+	same := job.Status.DeepCopy()
+	if err := f.c.applier.UpdateStatus(job, same); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.vc.Actions()); n != 0 {
+		t.Errorf("%d requests for an unchanged status, want none", n)
+	}
+	if got := testutil.ToFloat64(f.c.metrics.StatusWritesSkipped); got != 1 {
+		t.Errorf("skipped writes = %v, want 1", got)
+	}
+	changed := job.Status.DeepCopy()
+	changed.Succeeded = 2
+	if err := f.c.applier.UpdateStatus(job, changed); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.writes()); n != 1 {
+		t.Errorf("%d status writes for a changed status, want 1", n)
+	}
+}
+
+// statusEqual is equality.Semantic.DeepEqual with the cheap fields first:
+// it must agree with it on every pair.
+func TestStatusEqualAgreesWithSemanticDeepEqual(t *testing.T) {
+	now := metav1.NewTime(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
+	later := metav1.NewTime(now.Add(time.Second))
+	base := func() *vcjob.JobStatus {
+		return &vcjob.JobStatus{State: vcjob.JobState{Phase: vcjob.Running, LastTransitionTime: now}, MinAvailable: 2,
+			Running: 2, Version: 3, RetryCount: 1,
+			Conditions:      []vcjob.JobCondition{{Status: vcjob.Running, LastTransitionTime: &now}},
+			TaskStatusCount: map[string]vcjob.TaskState{"worker": {Phase: map[corev1.PodPhase]int32{corev1.PodRunning: 2}}}}
+	}
+	for name, change := range map[string]func(s *vcjob.JobStatus){
+		"same":         func(*vcjob.JobStatus) {},
+		"phase":        func(s *vcjob.JobStatus) { s.State.Phase = vcjob.Completed },
+		"version":      func(s *vcjob.JobStatus) { s.Version++ },
+		"retry count":  func(s *vcjob.JobStatus) { s.RetryCount++ },
+		"a count":      func(s *vcjob.JobStatus) { s.Succeeded++ },
+		"minAvailable": func(s *vcjob.JobStatus) { s.MinAvailable++ },
+		"a condition more": func(s *vcjob.JobStatus) {
+			s.Conditions = append(s.Conditions, vcjob.JobCondition{Status: vcjob.Completed})
+		},
+		"a condition's time": func(s *vcjob.JobStatus) {
+			s.Conditions = []vcjob.JobCondition{{Status: vcjob.Running, LastTransitionTime: &later}}
+		},
+		"the state's time": func(s *vcjob.JobStatus) { s.State.LastTransitionTime = later },
+		"the same time elsewhere": func(s *vcjob.JobStatus) {
+			t := metav1.NewTime(now.In(time.FixedZone("x", 3600)))
+			s.State.LastTransitionTime = t
+		},
+		"a task count":             func(s *vcjob.JobStatus) { s.TaskStatusCount["worker"].Phase[corev1.PodRunning] = 1 },
+		"no task counts":           func(s *vcjob.JobStatus) { s.TaskStatusCount = nil },
+		"a reason":                 func(s *vcjob.JobStatus) { s.State.Reason = "why" },
+		"empty, not nil, controls": func(s *vcjob.JobStatus) { s.ControlledResources = map[string]string{} },
+	} {
+		a, b := base(), base()
+		change(b)
+		if got, want := statusEqual(a, b), equality.Semantic.DeepEqual(a, b); got != want {
+			t.Errorf("%s: statusEqual = %v, Semantic.DeepEqual = %v", name, got, want)
+		}
+	}
+	empty := &vcjob.JobStatus{}
+	if !statusEqual(empty, &vcjob.JobStatus{Conditions: []vcjob.JobCondition{}}) {
+		t.Error("no conditions and an empty list: statusEqual says different")
+	}
+}

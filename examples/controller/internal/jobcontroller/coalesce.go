@@ -1,0 +1,291 @@
+package jobcontroller
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/statemachine"
+)
+
+// Coalescing status writes (Config.CoalesceStatus).
+//
+// In Volcano's semantics every request of a Completed, Failed or
+// Terminated job is a kill that bumps status.version and writes the
+// status. When a job's pods finish faster than the worker gets through
+// their events, the whole backlog of the job's requests turns into such
+// kills, one status write each: 3000 of the 3250 writes of 50 jobs of 20
+// pods. Nothing a finished job decides reads its status: every action is
+// KillJob with the soft retain set and no phase change. Likewise, while a
+// job runs, most writes only move its pod counts, which every SyncJob
+// recounts from the pods.
+//
+// So a worker sends such a status once per pass over its queue: the
+// step's status goes into the cache at once (the next step starts from
+// it, as after a real write: the version bumps add up, the equality check
+// sees it), and a flush item queued behind the requests already waiting
+// writes the last one. The job's final status, version included, is the
+// one every write would have left; the API server does not see the
+// states in between. Everything else is written at once: a change of
+// phase, state, retryCount, conditions, minAvailable, controlled
+// resources or running duration, and a version bump of a job that is not
+// finished (it goes with pod deletes). A sync that keeps a job in its
+// phase stamps the state and its condition with the sync's time: the last
+// stamp is the one written. Such a write carries the held-back
+// counts along and replaces them, and a pod created or deleted for the
+// job, or a write of the job itself, first sends what is held back, so no
+// pod reaches the API server ahead of the status it was decided on.
+
+// pendingStatus is a job's status written into the cache but not yet to
+// the API server.
+type pendingStatus struct {
+	// job is the object the worker put into the cache, holding the status
+	// to write. When the cache holds another object (the informer
+	// delivered one, which has the API server's older status), the worker
+	// puts the status back before its next step.
+	job *vcjob.Job
+}
+
+// coalescing reports whether a status write from old to next may wait:
+// the job is finished and stays so, or only the pod counts and the
+// times move. (A sync that keeps a Pending or Running job in its phase
+// still stamps the state and its condition with the time of the sync, as
+// Volcano's does; the last stamp is what is written.)
+func coalescing(old, next *vcjob.JobStatus) bool {
+	if next.State.Phase != old.State.Phase {
+		return false
+	}
+	if finished(old.State.Phase) {
+		return true
+	}
+	if len(next.Conditions) != len(old.Conditions) {
+		return false
+	}
+	for i := range next.Conditions {
+		if next.Conditions[i].Status != old.Conditions[i].Status {
+			return false
+		}
+	}
+	same := *next
+	same.TaskStatusCount = old.TaskStatusCount
+	same.Pending, same.Running, same.Succeeded = old.Pending, old.Running, old.Succeeded
+	same.Failed, same.Terminating, same.Unknown = old.Failed, old.Terminating, old.Unknown
+	same.State.LastTransitionTime = old.State.LastTransitionTime
+	same.Conditions = old.Conditions
+	return statusEqual(old, &same)
+}
+
+func finished(p vcjob.JobPhase) bool {
+	return p == vcjob.Completed || p == vcjob.Failed || p == vcjob.Terminated
+}
+
+// shardApplier is the Applier one worker uses: the shared Applier, with
+// the worker's deferred status writes in front of it. Only the worker's
+// goroutine calls it.
+type shardApplier struct {
+	*Applier
+	s *shard
+}
+
+var _ statemachine.Applier = shardApplier{}
+
+// UpdateStatus implements statemachine.Applier: a status that may wait
+// (coalescing) is held back; any other is written, replacing what was
+// held back.
+func (a shardApplier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+	key := vcjob.JobKey(job.Namespace, job.Name)
+	a.s.rebase(key, job)
+	if !coalescing(&job.Status, status) {
+		if err := a.Applier.UpdateStatus(job, status); err != nil {
+			return err
+		}
+		delete(a.s.pending, key)
+		return nil
+	}
+	if statusEqual(&job.Status, status) {
+		a.Metrics.StatusWritesSkipped.Inc()
+		return nil
+	}
+	job.Status = *status.DeepCopy()
+	cached := *job
+	a.s.defer_(key, &cached)
+	a.Metrics.StatusWritesDeferred.Inc()
+	return nil
+}
+
+// CreatePod implements statemachine.Applier, after the job's deferred
+// status is written.
+func (a shardApplier) CreatePod(pod *corev1.Pod) error {
+	if err := a.s.flushFor(pod); err != nil {
+		return err
+	}
+	return a.Applier.CreatePod(pod)
+}
+
+// DeletePod implements statemachine.Applier, after the job's deferred
+// status is written.
+func (a shardApplier) DeletePod(pod *corev1.Pod) error {
+	if err := a.s.flushFor(pod); err != nil {
+		return err
+	}
+	return a.Applier.DeletePod(pod)
+}
+
+// UpdateJob implements statemachine.Applier, after the job's deferred
+// status is written.
+func (a shardApplier) UpdateJob(job *vcjob.Job) error {
+	key := vcjob.JobKey(job.Namespace, job.Name)
+	if err := a.s.flush(key); err != nil {
+		return err
+	}
+	a.s.rebase(key, job)
+	return a.Applier.UpdateJob(job)
+}
+
+// rebase moves job, the step's copy, onto the resourceVersion of a status
+// this step's flush wrote (before a pod write) over the very object the
+// step started from: that write sent the status the step holds, and
+// without the move the step's own write would conflict with it. A job
+// the flush did not start from is left as it is (its write conflicts, as
+// it should: someone else changed the job).
+func (s *shard) rebase(key string, job *vcjob.Job) {
+	if f, ok := s.flushed[key]; ok && job.ResourceVersion == f.from {
+		job.ResourceVersion = f.to
+	}
+}
+
+// defer_ records job (holding the status to write) as key's pending
+// status, puts it into the cache, and queues a flush behind what waits.
+func (s *shard) defer_(key string, job *vcjob.Job) {
+	if err := s.c.jobs.Update(job); err != nil {
+		klog.V(4).InfoS("Deferred status not cached", "job", klog.KObj(job), "err", err)
+	}
+	if s.pending == nil {
+		s.pending = map[string]*pendingStatus{}
+	}
+	if p := s.pending[key]; p != nil {
+		p.job = job
+		return
+	}
+	s.pending[key] = &pendingStatus{job: job}
+	flush := item{Kind: kindFlush, Req: vcjob.Request{Namespace: job.Namespace, JobName: job.Name}}
+	if h := s.c.cfg.StatusHold; h > 0 {
+		s.queue.AddAfter(flush, h)
+		return
+	}
+	s.queue.Add(flush)
+}
+
+// flushFor writes the deferred status of pod's job, if any.
+func (s *shard) flushFor(pod *corev1.Pod) error {
+	if len(s.pending) == 0 {
+		return nil
+	}
+	name := pod.Labels[vcjob.JobNameKey]
+	if name == "" {
+		name = pod.Annotations[vcjob.JobNameKey]
+	}
+	return s.flush(vcjob.JobKey(pod.Namespace, name))
+}
+
+// flush writes key's deferred status, on the newest job the cache holds.
+// A job that is gone drops it. On failure it stays deferred.
+func (s *shard) flush(key string) error {
+	p := s.pending[key]
+	if p == nil {
+		return nil
+	}
+	ns, name := splitKey(key)
+	ji, err := s.c.jobs.Lease(ns, name)
+	if err != nil {
+		delete(s.pending, key)
+		return nil
+	}
+	job := *ji.Job
+	ji.Release()
+	status := p.job.Status
+	if job.DeletionTimestamp != nil {
+		// Volcano writes nothing for a job being deleted; neither would
+		// the steps after the informer showed it.
+		delete(s.pending, key)
+		return nil
+	}
+	klog.V(4).InfoS("Writing a held-back status", "job", klog.KRef(ns, name), "version", status.Version)
+	from := job.ResourceVersion
+	err = s.c.applier.writeStatus(&job, &status)
+	switch {
+	case apierrors.IsNotFound(err):
+		delete(s.pending, key)
+		return nil
+	case err != nil:
+		return err
+	}
+	delete(s.pending, key)
+	if s.flushed == nil {
+		s.flushed = map[string]flushedWrite{}
+	}
+	s.flushed[key] = flushedWrite{from: from, to: job.ResourceVersion}
+	return nil
+}
+
+// flushedWrite is a held-back status a flush wrote during the current
+// item: over resourceVersion from, making to.
+type flushedWrite struct{ from, to string }
+
+// overlay puts key's deferred status back into the cache when the cache
+// holds another object for the job (the informer delivered the echo of an
+// earlier write, or a change of the job's spec or metadata): the next
+// step must see the status it would have seen had every write been sent.
+func (s *shard) overlay(namespace, name string) {
+	if len(s.pending) == 0 {
+		return
+	}
+	key := vcjob.JobKey(namespace, name)
+	p := s.pending[key]
+	if p == nil {
+		return
+	}
+	ji, err := s.c.jobs.Lease(namespace, name)
+	if err != nil {
+		return
+	}
+	cur := ji.Job
+	ji.Release()
+	if cur == p.job {
+		return
+	}
+	next := *cur
+	next.Status = p.job.Status
+	p.job = &next
+	if err := s.c.jobs.Update(&next); err != nil {
+		klog.V(4).InfoS("Deferred status not cached", "job", klog.KObj(&next), "err", err)
+	}
+}
+
+// flushItem handles a flush item: the deferred status is written; a
+// failure is retried with the queue's rate limiting, and given up (with
+// the status left to the job's next write) after MaxRequeue tries.
+func (s *shard) flushItem(it item) {
+	key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+	if err := s.flush(key); err != nil {
+		n := s.queue.NumRequeues(it)
+		if s.c.cfg.MaxRequeue < 0 || n < s.c.cfg.MaxRequeue {
+			klog.V(2).InfoS("Deferred status write failed; retried", "job", klog.KRef(it.Req.Namespace, it.Req.JobName), "tries", n+1, "err", err)
+			s.queue.AddRateLimited(it)
+			return
+		}
+		klog.ErrorS(err, "Deferred status write failed too often; dropped", "job", klog.KRef(it.Req.Namespace, it.Req.JobName))
+		delete(s.pending, key)
+	}
+	s.queue.Forget(it)
+}
+
+// flushAll writes every deferred status (on shutdown).
+func (s *shard) flushAll() {
+	for key := range s.pending {
+		if err := s.flush(key); err != nil {
+			klog.ErrorS(err, "Deferred status not written on shutdown", "job", key)
+		}
+	}
+}

@@ -1,0 +1,103 @@
+package jobcontroller
+
+import (
+	"context"
+	"fmt"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob"
+	jobcache "github.com/vcjob/vcjob/cache"
+)
+
+// Commands (bus.volcano.sh) aimed at jobs: the add handler queues the
+// command's key on a small queue of its own, so that no API call runs in
+// an informer handler; its goroutine deletes the command (with its UID as
+// precondition, so only one controller acts on it) and only then queues
+// its request on the job's worker.
+
+func (c *Controller) addCommand(obj any) {
+	c.event("command", "add")
+	key, err := cache.MetaNamespaceKeyFunc(obj)
+	if err != nil {
+		klog.ErrorS(err, "Cannot key command")
+		return
+	}
+	c.commands.Add(key)
+}
+
+// runCommands takes Commands aimed at vcjobs: delete the command (so only
+// one controller acts on it), then queue its request on the job's worker.
+func (c *Controller) runCommands(ctx context.Context) {
+	for {
+		key, shutdown := c.commands.Get()
+		if shutdown {
+			return
+		}
+		if ctx.Err() == nil {
+			if err := c.takeCommand(ctx, key); err != nil {
+				if n := c.commands.NumRequeues(key); c.cfg.MaxRequeue < 0 || n < c.cfg.MaxRequeue {
+					klog.V(2).InfoS("Cannot take command; requeued", "command", key, "err", err)
+					c.commands.AddRateLimited(key)
+				} else {
+					klog.ErrorS(err, "Cannot take command; dropped", "command", key)
+					c.commands.Forget(key)
+				}
+			} else {
+				c.commands.Forget(key)
+			}
+		}
+		c.commands.Done(key)
+	}
+}
+
+func (c *Controller) takeCommand(ctx context.Context, key string) error {
+	ns, name, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return err
+	}
+	cmd, err := c.command(ns, name)
+	switch {
+	case apierrors.IsNotFound(err):
+		return nil // taken already
+	case err != nil:
+		return err
+	}
+	req, ok := jobcache.CommandRequest(cmd)
+	if !ok {
+		return nil // aimed at something else
+	}
+	callCtx, cancel := callContext(ctx)
+	defer cancel()
+	err = c.cfg.Volcano.Commands(cmd.Namespace).Delete(callCtx, cmd.Name,
+		metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &cmd.UID}})
+	switch {
+	case apierrors.IsNotFound(err), apierrors.IsConflict(err):
+		return nil // another controller took it
+	case err != nil:
+		return fmt.Errorf("delete command: %w", err)
+	}
+	c.metrics.Commands.WithLabelValues(cmd.Action).Inc()
+	klog.V(1).InfoS("Command taken", "command", klog.KObj(cmd), "job", klog.KRef(req.Namespace, req.JobName), "action", cmd.Action)
+	c.enqueue(req)
+	return nil
+}
+
+// command reads a Command from the informer's store.
+func (c *Controller) command(namespace, name string) (*vcjob.Command, error) {
+	obj, ok, err := c.cmdStore.GetByKey(namespace + "/" + name)
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		return nil, apierrors.NewNotFound(vcjob.BusResource("commands"), name)
+	}
+	cmd, isCmd := obj.(*vcjob.Command)
+	if !isCmd {
+		return nil, fmt.Errorf("unexpected %T in the command informer", obj)
+	}
+	return cmd, nil
+}

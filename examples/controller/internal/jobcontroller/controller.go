@@ -1,0 +1,224 @@
+package jobcontroller
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	schedulinglisters "k8s.io/client-go/listers/scheduling/v1"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob"
+	jobcache "github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/plugins"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+)
+
+// Config is what a Controller is built from.
+type Config struct {
+	Kube kubernetes.Interface
+	// Volcano reads and writes Jobs, PodGroups and Commands.
+	Volcano clients.Volcano
+	// The shared informer factories the controller takes its informers
+	// from (clients.NewJobPodInformerFactory, NewKubeInformerFactory,
+	// NewVolcanoInformerFactory). The caller starts them once every
+	// controller has taken its informers; nil makes factories on Kube and
+	// Volcano that nobody starts (tests feed the caches by hand).
+	PodInformers     informers.SharedInformerFactory
+	KubeInformers    informers.SharedInformerFactory
+	VolcanoInformers *clients.VolcanoInformerFactory
+	// Workers is the number of job workers (shards); a job's requests all
+	// go to one of them (cache.Shard). Volcano's default is 3.
+	Workers int
+	// MaxRequeue is how often a failed request is requeued before its job
+	// is terminated; −1 never gives up. Volcano's default is 15.
+	MaxRequeue int
+	// Metrics receives the counters (a fresh set when nil).
+	Metrics *metrics.Metrics
+	// SSHKeys makes the ssh plugin's key pairs (RSA 2048 when nil).
+	SSHKeys plugins.KeySource
+	// RateLimiter makes each worker's queue rate limiter; nil is
+	// client-go's default controller limiter (per item 5 ms doubling to
+	// 1000 s, overall 10 qps with a burst of 100), as Volcano uses.
+	RateLimiter func() workqueue.TypedRateLimiter[item]
+	// Now reads the clock (time.Now when nil).
+	Now func() time.Time
+	// GCInterval is how often deleted jobs' infos are dropped from the
+	// cache (30 s when zero).
+	GCInterval time.Duration
+	// Queues, when set, gives validation Volcano's queue rules (a job's
+	// queue exists, is Open, is a leaf and is not root); the controller
+	// runs its informer. nil skips them, as validation does by default.
+	Queues *Queues
+	// CoalesceStatus holds back the status writes of finished jobs and
+	// those that only move pod counts, and sends the last of them after
+	// StatusHold (coalesce.go). Off, every step writes its status, as
+	// Volcano's controller does.
+	CoalesceStatus bool
+	// StatusHold is how long a held-back status waits before it is sent;
+	// 0 sends it once the worker has gone through what its queue held.
+	StatusHold time.Duration
+	// OrderedRetries: while a job's failed request waits to be retried,
+	// the job's later requests wait behind it, and go back on the queue
+	// in order once it has succeeded or been given up (retries.go). Off,
+	// later requests overtake the failed one, as in Volcano's queue.
+	OrderedRetries bool
+	// Semantics are the decisions' semantics (vcjob.Semantics; each job's
+	// vcjob.dev/semantics annotation applies on top). The zero value is
+	// Volcano's.
+	Semantics vcjob.Semantics
+}
+
+// Controller is a Volcano Job controller: informers feed vcjob's cache,
+// which turns cluster changes into requests; the requests are sharded over
+// workers that run vcjob's processing step against the API server.
+type Controller struct {
+	cfg          Config
+	metrics      *metrics.Metrics
+	jobs         *jobcache.Cache
+	applier      *Applier
+	expectations *expectations
+	plugins      *plugins.Registry
+	shards       []*shard
+	retrier      *deleteRetrier
+	commands     workqueue.TypedRateLimitingInterface[string]
+
+	pods     corelisters.PodLister
+	pcLister schedulinglisters.PriorityClassLister
+	pgStore  cache.Indexer
+	cmdStore cache.Indexer
+	synced   []cache.InformerSynced
+}
+
+// New builds a controller and registers its event handlers with the
+// informers; Run starts its workers.
+func New(cfg Config) (*Controller, error) {
+	if cfg.Kube == nil || cfg.Volcano == nil {
+		return nil, errors.New("jobcontroller: Kube and Volcano clients are required")
+	}
+	cfg = withDefaults(cfg)
+	c := &Controller{cfg: cfg, metrics: cfg.Metrics, jobs: jobcache.New(),
+		expectations: newExpectations(cfg.Now),
+		plugins:      plugins.NewRegistry(plugins.WithSSHKeys(cfg.SSHKeys)),
+		commands: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
+			workqueue.TypedRateLimitingQueueConfig[string]{Name: "commands", MetricsProvider: cfg.Metrics.Workqueue()}),
+	}
+	c.jobs.Semantics = cfg.Semantics
+	if err := c.registerHandlers(); err != nil {
+		return nil, err
+	}
+	c.applier = &Applier{Kube: cfg.Kube, Volcano: cfg.Volcano, Metrics: c.metrics, PodGroups: c.podGroup,
+		Expectations: c.expectations, StatusWritten: c.statusWritten,
+		Satisfied: func(job string) { c.wake(job, true) }}
+	c.retrier = newDeleteRetrier(c.pods, c.applier.deletePod, c.metrics)
+	c.applier.DeleteFailed = c.retrier.Failed
+	for i := range cfg.Workers {
+		c.shards = append(c.shards, newShard(i, c))
+	}
+	return c, nil
+}
+
+func withDefaults(cfg Config) Config {
+	if cfg.Workers <= 0 {
+		cfg.Workers = 3
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.GCInterval == 0 {
+		cfg.GCInterval = 30 * time.Second
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.New()
+	}
+	if cfg.SSHKeys == nil {
+		cfg.SSHKeys = RSAKeys{}
+	}
+	if cfg.PodInformers == nil {
+		cfg.PodInformers = clients.NewJobPodInformerFactory(cfg.Kube, 0)
+	}
+	if cfg.KubeInformers == nil {
+		cfg.KubeInformers = clients.NewKubeInformerFactory(cfg.Kube, 0)
+	}
+	if cfg.VolcanoInformers == nil {
+		cfg.VolcanoInformers = clients.NewVolcanoInformerFactory(cfg.Volcano, 0)
+	}
+	return cfg
+}
+
+// statusWritten caches the job as a status write returned it: newer than
+// what the informer has delivered. The cache refuses it only if the
+// informer got there first with something newer still.
+func (c *Controller) statusWritten(job *vcjob.Job) {
+	if err := c.jobs.Update(job); err != nil {
+		klog.V(4).InfoS("Written job not cached", "job", klog.KObj(job), "err", err)
+	}
+}
+
+// Run waits for the informers (started by the caller) to sync, runs the
+// workers and blocks until ctx is done; then it stops taking work, lets
+// the steps under way finish, and returns.
+func (c *Controller) Run(ctx context.Context) error {
+	if c.cfg.Queues != nil {
+		go c.cfg.Queues.Informer().Run(ctx.Done())
+	}
+	klog.InfoS("Waiting for informers to sync")
+	if !cache.WaitForCacheSync(ctx.Done(), c.synced...) {
+		c.shutdownQueues()
+		if ctx.Err() != nil {
+			return nil
+		}
+		return errors.New("informers did not sync")
+	}
+	klog.InfoS("Informers synced; starting workers", "workers", len(c.shards), "maxRequeue", c.cfg.MaxRequeue)
+
+	var wg sync.WaitGroup
+	for _, s := range c.shards {
+		wg.Go(func() { s.run(ctx) })
+	}
+	wg.Go(func() { c.retrier.run(ctx) })
+	wg.Go(func() { c.runCommands(ctx) })
+	wg.Go(func() { c.gc(ctx) })
+
+	<-ctx.Done()
+	klog.InfoS("Stopping: finishing the steps under way")
+	c.shutdownQueues()
+	wg.Wait()
+	klog.InfoS("Stopped")
+	return nil
+}
+
+func (c *Controller) shutdownQueues() {
+	for _, s := range c.shards {
+		s.queue.ShutDown()
+	}
+	c.commands.ShutDown()
+}
+
+func (c *Controller) now() time.Time { return c.cfg.Now() }
+
+// gc drops the infos of deleted jobs whose pods are all gone, and
+// expectations past their time.
+func (c *Controller) gc(ctx context.Context) {
+	t := time.NewTicker(c.cfg.GCInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			for _, k := range c.jobs.Droppable() {
+				c.jobs.Drop(k)
+			}
+			c.expectations.Expire()
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package jobcontroller
+
+import (
+	"context"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	corelisters "k8s.io/client-go/listers/core/v1"
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob/worker"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+)
+
+type podRef struct {
+	Namespace, Name string
+	UID             types.UID
+}
+
+// deleteRetrier retries the deletes of pods whose delete failed, each on
+// its own schedule: worker.DeleteBackoff (5 ms doubling to 180 s, at most
+// 10 retries). The step that failed is requeued as well; whichever gets
+// there first wins, and the other finds the pod gone or terminating.
+type deleteRetrier struct {
+	pods    corelisters.PodLister
+	delete  func(*corev1.Pod) error
+	queue   workqueue.TypedDelayingInterface[podRef]
+	metrics *metrics.Metrics
+
+	mu       sync.Mutex
+	attempts map[podRef]int
+}
+
+func newDeleteRetrier(pods corelisters.PodLister, del func(*corev1.Pod) error, m *metrics.Metrics) *deleteRetrier {
+	return &deleteRetrier{pods: pods, delete: del, metrics: m, attempts: map[podRef]int{},
+		queue: workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[podRef]{Name: "pod-delete-retry"})}
+}
+
+// Failed schedules the first retry of a pod's delete; a pod already being
+// retried keeps its schedule.
+func (r *deleteRetrier) Failed(pod *corev1.Pod, err error) {
+	ref := podRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}
+	r.mu.Lock()
+	_, busy := r.attempts[ref]
+	if !busy {
+		r.attempts[ref] = 0
+		r.metrics.DeleteRetriesPending.Inc()
+	}
+	r.mu.Unlock()
+	if busy {
+		return
+	}
+	wait, _ := worker.DeleteBackoff(0)
+	klog.V(2).InfoS("Pod delete failed; retrying", "pod", klog.KRef(ref.Namespace, ref.Name), "after", wait, "err", err)
+	r.queue.AddAfter(ref, wait)
+}
+
+func (r *deleteRetrier) run(ctx context.Context) {
+	go func() {
+		<-ctx.Done()
+		r.queue.ShutDown()
+	}()
+	for {
+		ref, shutdown := r.queue.Get()
+		if shutdown {
+			return
+		}
+		r.retry(ref)
+		r.queue.Done(ref)
+	}
+}
+
+// retry re-reads the pod from the lister (gone, replaced or already
+// terminating ends the retries) and deletes it again.
+func (r *deleteRetrier) retry(ref podRef) {
+	pod, err := r.pods.Pods(ref.Namespace).Get(ref.Name)
+	switch {
+	case apierrors.IsNotFound(err), err == nil && (pod.UID != ref.UID || pod.DeletionTimestamp != nil):
+		r.finish(ref, "gone")
+		return
+	case err == nil:
+		err = r.delete(pod)
+		if err == nil {
+			r.finish(ref, "deleted")
+			return
+		}
+	}
+	r.mu.Lock()
+	r.attempts[ref]++
+	n := r.attempts[ref]
+	r.mu.Unlock()
+	wait, ok := worker.DeleteBackoff(n)
+	if !ok {
+		klog.ErrorS(err, "Giving up deleting pod", "pod", klog.KRef(ref.Namespace, ref.Name), "retries", n)
+		r.finish(ref, "gave_up")
+		return
+	}
+	r.metrics.DeleteRetries.WithLabelValues("failed").Inc()
+	r.queue.AddAfter(ref, wait)
+}
+
+func (r *deleteRetrier) finish(ref podRef, outcome string) {
+	r.mu.Lock()
+	delete(r.attempts, ref)
+	r.mu.Unlock()
+	r.metrics.DeleteRetriesPending.Dec()
+	r.metrics.DeleteRetries.WithLabelValues(outcome).Inc()
+}

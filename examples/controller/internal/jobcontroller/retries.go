@@ -1,0 +1,105 @@
+package jobcontroller
+
+import (
+	"context"
+
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/worker"
+)
+
+// wait keeps it back while pods created for its job have not been shown
+// by the informer yet: a step now would judge the job without them, and a
+// kill would leave them alive. The last one's add event (or, failing
+// that, the end of the trust in it) wakes the job.
+func (s *shard) wait(key string, it item) bool {
+	if w, ok := s.waiting[key]; ok {
+		for _, p := range w {
+			if p == it {
+				return true
+			}
+		}
+		s.waiting[key] = append(w, it)
+		return true
+	}
+	if s.c.expectations.Satisfied(key) {
+		return false
+	}
+	if s.waiting == nil {
+		s.waiting = map[string][]item{}
+	}
+	s.waiting[key] = []item{it}
+	s.queue.AddAfter(item{Kind: kindWake, Req: vcjob.Request{Namespace: it.Req.Namespace, JobName: it.Req.JobName}}, s.c.expectations.ttl)
+	return true
+}
+
+// park keeps it back when its job has a failed request being retried
+// and it is not that request; it reports whether it did.
+func (s *shard) park(key string, it item) bool {
+	h := s.held[key]
+	if h == nil || h.failed == it {
+		return false
+	}
+	for _, p := range h.parked {
+		if p == it {
+			return true // waiting already, as the queue would merge it
+		}
+	}
+	h.parked = append(h.parked, it)
+	return true
+}
+
+// hold makes the job of it, a request that failed and is requeued, hold
+// its other requests back until it succeeds.
+func (s *shard) hold(key string, it item) {
+	if !s.c.cfg.OrderedRetries {
+		return
+	}
+	if s.held == nil {
+		s.held = map[string]*heldJob{}
+	}
+	if h := s.held[key]; h != nil {
+		h.failed = it
+		return
+	}
+	s.held[key] = &heldJob{failed: it}
+}
+
+// release puts back on the queue, in order, what waited behind it once it
+// has succeeded or been given up.
+func (s *shard) release(key string, it item) {
+	h := s.held[key]
+	if h == nil || h.failed != it {
+		return
+	}
+	delete(s.held, key)
+	for _, p := range h.parked {
+		s.queue.Add(p)
+	}
+}
+
+// failed requeues a request whose step failed, with rate limiting, until
+// worker.Requeue says stop; then the job is terminated (worker.GiveUp) and
+// the request dropped, as Volcano's processNextReq does.
+func (s *shard) failed(ctx context.Context, it item, rec worker.Record) {
+	key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+	n := s.queue.NumRequeues(it)
+	if worker.Requeue(n, s.c.cfg.MaxRequeue) {
+		s.c.metrics.Requeues.Inc()
+		klog.V(2).InfoS("Step failed; requeued", "job", klog.KRef(it.Req.Namespace, it.Req.JobName),
+			"request", it.Req.String(), "requeues", n, "err", rec.Err)
+		s.hold(key, it)
+		s.queue.AddRateLimited(it)
+		return
+	}
+	klog.ErrorS(rec.Err, "Step failed too often; terminating the job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName),
+		"request", it.Req.String(), "requeues", n)
+	s.c.metrics.GivenUp.Inc()
+	give := s.process(ctx, worker.GiveUp(it.Req))
+	if give.Err != nil {
+		klog.ErrorS(give.Err, "Cannot terminate the job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName))
+	}
+	s.queue.Forget(it)
+	s.release(key, it)
+}

@@ -1,0 +1,177 @@
+package jobcontroller
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/util/workqueue"
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/statemachine"
+	"github.com/vcjob/vcjob/worker"
+)
+
+// itemKind is what a queue item asks the worker to do.
+type itemKind uint8
+
+const (
+	// kindRequest: process Req.
+	kindRequest itemKind = iota
+	// kindTick: delayed actions may have come due.
+	kindTick
+	// kindForget: the job Req names was deleted; drop its delayed actions.
+	kindForget
+	// kindFlush: write the job's deferred status (coalesce.go).
+	kindFlush
+	// kindWake: the job's created pods have all been shown (or waited
+	// for long enough): run its waiting requests.
+	kindWake
+)
+
+// item is one entry of a worker's queue. It is comparable, so the queue
+// collapses identical requests waiting at the same time and counts
+// requeues per request, as Volcano's queue of apis.Request does.
+type item struct {
+	Kind itemKind
+	Req  vcjob.Request
+}
+
+// shard is one worker: a rate-limited queue, and the processing step with
+// its own delay.Queue and statemachine.Applied. Only the worker's
+// goroutine touches the step, so neither needs a lock: delayed actions are
+// registered, cancelled and fired on the same goroutine that processes the
+// job's requests, in the order the queue hands them out. A timer set to the
+// delay queue's earliest deadline puts a tick item on the queue; the tick
+// fires what is due.
+type shard struct {
+	id    int
+	c     *Controller
+	queue workqueue.TypedRateLimitingInterface[item]
+	step  *worker.Step
+
+	timer *time.Timer
+	armed time.Time
+
+	// pending are status writes held back, by job key
+	// (Config.CoalesceStatus; coalesce.go).
+	pending map[string]*pendingStatus
+	// flushed are the held-back statuses written during the current item
+	// (coalesce.go: rebase).
+	flushed map[string]flushedWrite
+	// held are the jobs whose failed request is being retried, with the
+	// requests that came after it (Config.OrderedRetries), by job key.
+	held map[string]*heldJob
+	// waiting are requests of jobs whose created pods the informer has
+	// not shown yet, in order, by job key.
+	waiting map[string][]item
+
+	// mu is held by the worker while it handles an item; the maps above
+	// are the worker's alone otherwise. Only the debug view (debug.go)
+	// takes it from outside, so the worker never waits on it.
+	mu sync.Mutex
+}
+
+// heldJob is a job whose request failed: until that request succeeds (or
+// is given up), the job's other requests wait, in order, behind it.
+type heldJob struct {
+	failed item
+	parked []item
+}
+
+func newShard(id int, c *Controller) *shard {
+	rl := workqueue.DefaultTypedControllerRateLimiter[item]()
+	if c.cfg.RateLimiter != nil {
+		rl = c.cfg.RateLimiter()
+	}
+	s := &shard{
+		id: id, c: c,
+		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[item]{
+			Name: fmt.Sprintf("jobs-%d", id), MetricsProvider: c.metrics.Workqueue()}),
+	}
+	var applier statemachine.Applier = c.applier
+	if c.cfg.CoalesceStatus {
+		applier = shardApplier{Applier: c.applier, s: s}
+	}
+	s.step = newStep(c, applier)
+	return s
+}
+
+func (s *shard) run(ctx context.Context) {
+	defer func() {
+		if s.timer != nil {
+			s.timer.Stop()
+		}
+		// What was held back is written before the worker stops (a lost
+		// lease cancels ctx too: then the API server's conflict check
+		// refuses a write the next leader has overtaken).
+		s.mu.Lock()
+		s.flushAll()
+		s.mu.Unlock()
+	}()
+	for {
+		it, shutdown := s.queue.Get()
+		if shutdown {
+			return
+		}
+		// Once asked to stop, the rest of the queue is dropped: the next
+		// leader rebuilds it from the informers.
+		if ctx.Err() == nil {
+			s.mu.Lock()
+			s.handle(ctx, it)
+			s.mu.Unlock()
+		}
+		s.queue.Done(it)
+		s.arm()
+	}
+}
+
+func (s *shard) handle(ctx context.Context, it item) {
+	clear(s.flushed)
+	switch it.Kind {
+	case kindTick:
+		s.armed = time.Time{}
+		s.fireDue(ctx)
+	case kindFlush:
+		s.flushItem(it)
+	case kindWake:
+		key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+		if !s.c.expectations.Satisfied(key) {
+			// Another create since: its add event wakes the job again,
+			// or this, once the trust in it ends.
+			s.queue.AddAfter(it, s.c.expectations.ttl)
+			return
+		}
+		w := s.waiting[key]
+		delete(s.waiting, key)
+		for _, r := range w {
+			s.handle(ctx, r)
+		}
+	case kindForget:
+		delete(s.waiting, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
+		delete(s.pending, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
+		delete(s.held, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
+		if dropped := s.step.Delays.ForgetJob(it.Req.Namespace, it.Req.JobName); len(dropped) > 0 {
+			s.c.metrics.DelayCancelled.Add(float64(len(dropped)))
+			klog.V(2).InfoS("Dropped delayed actions of a deleted job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName), "count", len(dropped))
+		}
+	default:
+		key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+		if s.park(key, it) {
+			return
+		}
+		if s.wait(key, it) {
+			return
+		}
+		s.overlay(it.Req.Namespace, it.Req.JobName)
+		rec := s.process(ctx, it.Req)
+		if rec.Err != nil {
+			s.failed(ctx, it, rec)
+			return
+		}
+		s.queue.Forget(it)
+		s.release(key, it)
+	}
+}

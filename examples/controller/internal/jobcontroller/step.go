@@ -1,0 +1,86 @@
+package jobcontroller
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/klog/v2"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/statemachine"
+	"github.com/vcjob/vcjob/worker"
+)
+
+// Every call into the vcjob library's processing step is here: the
+// worker's context is at hand for each.
+
+// newStep is one worker's processing step: its own delay.Queue and
+// statemachine.Applied (neither is safe for concurrent use) on the
+// controller's cache, plugins and priority lookup.
+func newStep(c *Controller, applier statemachine.Applier) *worker.Step {
+	return &worker.Step{Jobs: c.jobs, Delays: delay.New(), Cluster: &statemachine.Applied{
+		Applier: applier, Plugins: c.plugins, Priorities: c.priority,
+		// Claim names nobody can predict, as Volcano's.
+		Names:     statemachine.RandomNames(),
+		Semantics: c.cfg.Semantics,
+	}}
+}
+
+// process runs the step on one request and records what it did.
+func (s *shard) process(_ context.Context, req vcjob.Request) worker.Record {
+	rec := s.step.Process(req, s.c.now())
+	s.record(rec)
+	return rec
+}
+
+// fire runs a delayed action that came due and records what it did.
+func (s *shard) fire(_ context.Context, e delay.Entry, now time.Time) worker.Record {
+	rec := s.step.Fire(e, now)
+	s.c.metrics.DelayFired.WithLabelValues(string(e.Action)).Inc()
+	s.record(rec)
+	return rec
+}
+
+// record counts and logs what a step did.
+func (s *shard) record(rec worker.Record) {
+	m := s.c.metrics
+	event := string(rec.Request.Event)
+	if event == "" {
+		event = "none"
+	}
+	action := string(rec.Action)
+	if rec.Skipped != "" {
+		action = "skipped"
+	}
+	m.Requests.WithLabelValues(event, action).Inc()
+	if rec.Registered != nil {
+		m.DelayRegistered.WithLabelValues(string(rec.Registered.Action)).Inc()
+	}
+	if n := len(rec.Cancelled); n > 0 {
+		m.DelayCancelled.Add(float64(n))
+	}
+	if rec.Err != nil {
+		m.RequestErrors.Inc()
+	}
+	for _, w := range rec.Effects.Warnings {
+		// Volcano logs a plugin's bad argument on every sync too.
+		klog.V(2).InfoS("Plugin argument ignored", "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName), "warning", w)
+	}
+	// The log lines' arguments are built only at a level that logs them:
+	// a record's text costs more than the rest of this function.
+	if rec.Skipped != "" {
+		if v := klog.V(4); v.Enabled() {
+			v.InfoS("Request skipped", "worker", s.id, "request", rec.Request.String(), "reason", rec.Skipped)
+		}
+		return
+	}
+	level := klog.Level(3)
+	if rec.Registered != nil || rec.Fired != nil || len(rec.Cancelled) > 0 || rec.PhaseBefore != rec.PhaseAfter || rec.Err != nil {
+		level = 1
+	}
+	if v := klog.V(level); v.Enabled() {
+		v.InfoS("Step", "worker", s.id, "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName),
+			"record", rec.String(), "created", len(rec.Effects.Created), "deleted", len(rec.Effects.Deleted), "statusWritten", rec.Effects.StatusWritten)
+	}
+}
