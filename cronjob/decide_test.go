@@ -121,7 +121,7 @@ func TestDecideSchedule(t *testing.T) {
 		},
 		{
 			name: "created in the future: nothing runs before the creation",
-			cj: cronJob(every5, func(cj *vcjob.CronJob) { cj.CreationTimestamp.Time = t0015 }), now: t0010,
+			cj:   cronJob(every5, func(cj *vcjob.CronJob) { cj.CreationTimestamp.Time = t0015 }), now: t0010,
 			requeue: requeue(10*time.Minute + delta), skipped: SkipNotDue,
 		},
 		{

@@ -314,5 +314,3 @@ func callStrings(d cronjob.Decision) []string {
 	}
 	return calls
 }
-
-
