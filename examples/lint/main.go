@@ -210,7 +210,8 @@ func lintCronJob(doc []byte, explain, lenient bool) (report, error) {
 	r.Kind, r.Job, r.Dropped = vcjob.CronJobKind, vcjob.JobKey(cj.Namespace, cj.Name), dropped
 	// The CronJob's own findings; those of its template are above.
 	for _, f := range policy.LintCronJob(cj) {
-		if f.Code == policy.CodeCronScheduleNeverFires || f.Code == policy.CodeCronJobTemplateInvalid {
+		switch f.Code {
+		case policy.CodeCronScheduleNeverFires, policy.CodeCronJobTemplateInvalid, policy.CodeCronTimeZoneUnset, policy.CodeCronForbidAbortedRun:
 			r.Findings = append(r.Findings, f)
 		}
 	}
