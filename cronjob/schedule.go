@@ -171,8 +171,13 @@ func unmetTimes(cj *vcjob.CronJob, sched cron.Schedule, now time.Time, withDeadl
 	count := int64(now.Sub(first).Seconds())/period + 1
 	var latest time.Time
 	from := first.Add(time.Duration((count-2)*period) * time.Second)
+	steps := 0
 	for t := sched.Next(from); !t.IsZero() && !t.After(now); t = sched.Next(t) {
 		latest = t
+		if steps++; steps == maxWalk {
+			latest = lastUpTo(sched, t, now)
+			break
+		}
 	}
 	switch {
 	case count > MaxMissedSchedules:
@@ -184,6 +189,37 @@ func unmetTimes(cj *vcjob.CronJob, sched cron.Schedule, now time.Time, withDeadl
 		u.latest = &latest
 	}
 	return u, nil
+}
+
+// maxWalk bounds the walk to now. Volcano's estimate lands within two
+// periods of now, so its walk is short, except when the time since the
+// first schedule time exceeds what a time.Duration holds (292 years: a
+// cronjob without a creation time): the estimate then lands centuries
+// back, and Volcano walks for minutes.
+const maxWalk = 10000
+
+// lastUpTo is the last schedule time not after now, given one known not to
+// be: what walking the schedule from known finds, without the walk. An
+// @every schedule's times are known + k·delay; other schedules are
+// searched back from now in doubling steps, then walked forward.
+func lastUpTo(sched cron.Schedule, known, now time.Time) time.Time {
+	if every, ok := sched.(cron.ConstantDelaySchedule); ok {
+		return known.Add(now.Sub(known) / every.Delay * every.Delay)
+	}
+	from := known
+	for back := time.Second; back > 0 && now.Add(-back).After(known); back *= 2 {
+		if t := sched.Next(now.Add(-back)); !t.IsZero() && !t.After(now) {
+			from = t
+			break
+		}
+	}
+	for {
+		next := sched.Next(from)
+		if next.IsZero() || next.After(now) {
+			return from
+		}
+		from = next
+	}
 }
 
 // requeueAfter is how long until the schedule time after the most recent

@@ -8,6 +8,8 @@ import (
 	"github.com/robfig/cron/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/record"
@@ -198,4 +200,36 @@ func TestRefuseMachineZones(t *testing.T) {
 	}
 	d := DecideWith(cronJob(every5), nil, t0005, Options{RefuseMachineZones: true})
 	assert.NoError(t, d.Err, "an unset timeZone is not refused")
+}
+
+// lastUpTo finds what walking the schedule from a known time finds.
+func TestPropertyLastUpToIsTheWalk(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		zone := rapid.SampledFrom([]string{"UTC", "America/New_York", "Europe/London", "Australia/Lord_Howe"}).Draw(t, "zone")
+		sched, err := cron.ParseStandard("TZ=" + zone + " " + drawSchedule(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		known := sched.Next(drawStart(t))
+		now := known.Add(time.Duration(rapid.Int64Range(0, 40*24*3600).Draw(t, "after")) * time.Second)
+		walked := known
+		for next := sched.Next(walked); !next.IsZero() && !next.After(now); next = sched.Next(walked) {
+			walked = next
+		}
+		if got := lastUpTo(sched, known, now); !got.Equal(walked) {
+			t.Fatalf("lastUpTo %s, the walk %s", got, walked)
+		}
+	})
+}
+
+// A cronjob without a creation time: Volcano's estimate lands centuries
+// back (the time since year 1 does not fit a time.Duration) and its walk
+// takes minutes; Decide finds the same run at once.
+func TestDecideWithoutCreationTime(t *testing.T) {
+	cj := cronJob(every5, func(cj *vcjob.CronJob) { cj.CreationTimestamp = metav1.Time{} })
+	start := time.Now()
+	d := Decide(cj, nil, t0005.Add(time.Minute))
+	assert.Less(t, time.Since(start), 10*time.Second)
+	require.NotNil(t, d.Due)
+	assert.True(t, d.Due.Equal(t0005), "due %s", d.Due)
 }
