@@ -145,13 +145,14 @@ func DecideWith(cj *vcjob.CronJob, jobs []*vcjob.Job, now time.Time, opts Option
 // the created job for the create (for its UID in status.active):
 //
 //	for i := 0; i < len(d.Calls); i++ {
-//		if a := apply(d.Calls[i]); a != (cronjob.Answer{}) {
+//		if a, unforeseen := apply(d.Calls[i]); unforeseen {
 //			d = d.Answer(i, a)
 //		}
 //	}
 //
-// An Answer{} (success) to a get means the object the lister holds is
-// not what the API server holds: give the object.
+// A get answered with success carries what it returned (Answer.Job or
+// Answer.CronJob). Answer replays the sync from the cronjob and jobs d
+// was decided from: leave them unchanged in between.
 func (d Decision) Answer(call int, a Answer) Decision {
 	if call < 0 || call >= len(d.Calls) {
 		d.Err = fmt.Errorf("%w: call %d of %d", errAnswer, call, len(d.Calls))

@@ -14,7 +14,7 @@
 //
 //	d := cronjob.Decide(cj, jobs, now) // jobs: everything the Job lister holds
 //	for i := 0; i < len(d.Calls); i++ {
-//		if a := apply(d.Calls[i]); a != (cronjob.Answer{}) {
+//		if a, unforeseen := apply(d.Calls[i]); unforeseen {
 //			d = d.Answer(i, a)
 //		}
 //	}

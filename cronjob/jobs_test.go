@@ -95,3 +95,10 @@ func TestJobReference(t *testing.T) {
 	j.TypeMeta = metav1.TypeMeta{APIVersion: "batch/v1", Kind: "Job"}
 	assert.Equal(t, "batch/v1", jobReference(j).APIVersion, "the job's own apiVersion and kind win")
 }
+
+func TestCronJobKey(t *testing.T) {
+	assert.Equal(t, "ml/nightly", cronJobKey(cronJob(every5)))
+	cj := cronJob(every5)
+	cj.Namespace = ""
+	assert.Equal(t, "nightly", cronJobKey(cj), "klog.KObj without a namespace")
+}
