@@ -23,23 +23,48 @@
 //
 // The default is Volcano's behaviour, quirks included; DecideWith's
 // Options turn on vcjob's own choices (each a fix of one of them) and say
-// which zone Volcano's controller runs in. Each rule is stated where its
-// code is:
+// which zone Volcano's controller runs in. The rules, in the order a sync
+// applies them, each beside its code:
 //
-//   - which jobs are the cronjob's, and what finished means: IsControlledBy
-//     and isFinished (jobs.go);
-//   - finished jobs leaving status.active, lastSuccessfulTime, the history
-//     limits: finishedJobs (history.go);
-//   - orphaned jobs and stale references: checkActive (active.go);
-//   - the time zone, the schedule, the due run, the missed runs and the
-//     requeue: checkTimeZone, loadSchedule, unmetTimes, requeueAfter
-//     (schedule.go);
-//   - a run that ran already, and the order of it all: syncCronJob
-//     (decide.go);
-//   - Forbid and Replace: concurrency (concurrency.go);
-//   - the job created and what a conflict does: jobFor (render.go), create
-//     (create.go);
-//   - every Event, word for word: events.go.
+//   - A cronjob being deleted: nothing at all (decide.go, sync).
+//   - The cronjob's jobs are those in its namespace whose controller
+//     reference names a CronJob of its name and UID, any apiVersion
+//     (jobs.go, IsControlledBy). Completed, Failed and Terminated are
+//     finished; Aborted is not (jobs.go, isFinished).
+//   - A finished job listed in status.active by UID leaves it
+//     (SawCompletedJob); a Completed one moves lastSuccessfulTime. Beyond
+//     each history limit the oldest Completed, then Failed, jobs are
+//     deleted (SuccessfulDelete, FailedDelete); Terminated ones never
+//     (history.go, finishedJobs).
+//   - An unfinished job not listed is an OrphanedJob; an entry whose job
+//     is missing or of another UID is a StaleReference and leaves the list
+//     by its UID; the entry after each removed one is skipped (active.go,
+//     checkActive).
+//   - Suspended: stop, with no requeue (decide.go, syncCronJob).
+//   - A timeZone that does not load fails the sync (InvalidTimeZone); a
+//     schedule holding "TZ" is an UnsupportedSchedule and keeps its own
+//     zone; one that does not parse fails the sync; a bare zone prefix
+//     panics (schedule.go, checkTimeZone, loadSchedule).
+//   - The due run is the latest schedule time after lastScheduleTime (else
+//     the creation), within startingDeadlineSeconds, found by Volcano's
+//     estimate of the times missed: more than 100 is TooManyMissedTimes,
+//     two times less than a second apart an InvalidSchedule (schedule.go,
+//     unmetTimes).
+//   - A due run whose job name is in status.active, or which is
+//     lastScheduleTime, is not started again (decide.go, syncCronJob).
+//   - Forbid with any entry in status.active holds the run back
+//     (ForbidConcurrent); Replace gets and deletes every entry's job
+//     (ReplaceConcurrent, FailedGet) (concurrency.go, concurrency).
+//   - The job is created as render.go's jobFor builds it
+//     (SuccessfulCreate); one of that name that exists fails the sync
+//     (create.go, create). It joins status.active, and lastScheduleTime
+//     moves to the run.
+//   - The requeue is the schedule time after the latest one since
+//     lastScheduleTime, plus NextScheduleDelta (schedule.go, requeueAfter).
+//   - The status is written when something changed it and the sync did
+//     not fail; a failed write is ignored (decide.go, sync).
+//
+// events.go holds every Event's text, word for word.
 //
 // Volcano reads a schedule without a time zone in the zone of its
 // controller's machine. Decide models that machine as one whose zone is
