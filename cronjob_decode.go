@@ -1,6 +1,8 @@
 package vcjob
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -62,7 +64,35 @@ func decodeCronJobDocument(doc []byte, opts DecodeOptions) (*CronJob, error) {
 	if err := decodeObject(doc, opts, checkCronJobTypeMeta, cj, &cj.ObjectMeta, "cronjob"); err != nil {
 		return nil, err
 	}
+	// decodeObject has read the document as JSON once; reading it again
+	// cannot fail.
+	data, _ := documentToJSON(doc, opts)
+	cj.nullPodTemplates = nullPodTemplates(data)
 	return cj, nil
+}
+
+// nullPodTemplates finds the tasks of a cronjob's job template whose
+// template is JSON null, which decoding turns into an empty template.
+func nullPodTemplates(data []byte) []int {
+	var raw struct {
+		Spec struct {
+			JobTemplate struct {
+				Spec struct {
+					Tasks []map[string]json.RawMessage `json:"tasks"`
+				} `json:"spec"`
+			} `json:"jobTemplate"`
+		} `json:"spec"`
+	}
+	if json.Unmarshal(data, &raw) != nil {
+		return nil
+	}
+	var nulls []int
+	for i, task := range raw.Spec.JobTemplate.Spec.Tasks {
+		if tmpl, ok := task["template"]; ok && bytes.Equal(bytes.TrimSpace(tmpl), []byte("null")) {
+			nulls = append(nulls, i)
+		}
+	}
+	return nulls
 }
 
 // checkCronJobTypeMeta reads apiVersion and kind with DecodeJob's

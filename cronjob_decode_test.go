@@ -111,3 +111,30 @@ func TestDecodeCronJobWithAllowUnknownFields(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "30 2 * * *", cj.Spec.Schedule)
 }
+
+// Decoding keeps what the Go types lose: which task templates the
+// manifest gave as null (the CRD refuses them; absent ones it admits).
+func TestDecodeCronJobNullPodTemplates(t *testing.T) {
+	cj, err := DecodeCronJob([]byte(`apiVersion: batch.volcano.sh/v1alpha1
+kind: CronJob
+metadata: {name: nightly}
+spec:
+  schedule: "@hourly"
+  jobTemplate:
+    spec:
+      tasks:
+      - {name: a, template: null}
+      - {name: b}
+      - name: c
+        template:
+`))
+	require.NoError(t, err)
+	assert.Equal(t, []int{0, 2}, NullPodTemplates(cj))
+	assert.Equal(t, []int{0, 2}, NullPodTemplates(cj.DeepCopy()))
+	assert.Nil(t, NullPodTemplates(&CronJob{}))
+	assert.Nil(t, NullPodTemplates(nil))
+
+	cj, err = DecodeCronJob([]byte(`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"CronJob","metadata":{"name":"j"},"spec":{"schedule":"@hourly","jobTemplate":{"spec":{"tasks":[{"name":"t","template":{}}]}}}}`))
+	require.NoError(t, err)
+	assert.Nil(t, NullPodTemplates(cj))
+}

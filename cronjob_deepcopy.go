@@ -16,6 +16,9 @@ func (in *CronJob) DeepCopyInto(out *CronJob) {
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	in.Spec.DeepCopyInto(&out.Spec)
 	in.Status.DeepCopyInto(&out.Status)
+	if in.nullPodTemplates != nil {
+		out.nullPodTemplates = append([]int(nil), in.nullPodTemplates...)
+	}
 }
 
 // DeepCopy returns a copy of in that shares no memory with it.

@@ -22,6 +22,23 @@ type CronJob struct {
 
 	Spec   CronJobSpec   `json:"spec,omitempty"`
 	Status CronJobStatus `json:"status,omitempty"`
+
+	// nullPodTemplates: see NullPodTemplates.
+	nullPodTemplates []int
+}
+
+// NullPodTemplates lists, by index, the tasks of the job template whose
+// pod template the manifest DecodeCronJob read gave as null (`template:`
+// with nothing under it). The Go types cannot tell null from absent, and
+// the CronJob CRD's schema tells them apart: it refuses null ("must be of
+// type object") and admits a template left out. validation.ValidateCronJob
+// reports them. Nil for a cronjob not decoded from a manifest; the indexes
+// are those of the manifest's tasks.
+func NullPodTemplates(cj *CronJob) []int {
+	if cj == nil {
+		return nil
+	}
+	return cj.nullPodTemplates
 }
 
 // +k8s:deepcopy-gen=false

@@ -1,247 +1,317 @@
 package cronjob
 
 import (
+	"errors"
 	"fmt"
-	"slices"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/validate/content"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/record"
 )
 
-// SkipReason says why a decision starts no job.
+// SkipReason says why a sync starts no run.
 type SkipReason string
 
-// The reasons a decision starts no job ("" when it starts one).
+// The reasons a sync starts no run ("" when it starts one).
 const (
-	// SkipNotDue: no schedule time has passed since the last run (or the
-	// cronjob's creation).
-	SkipNotDue SkipReason = "not-due"
-	// SkipDeadlinePassed: runs were missed, all of them more than
-	// startingDeadlineSeconds ago.
-	SkipDeadlinePassed SkipReason = "deadline-passed"
-	// SkipAlreadyExists: the job of the due run exists already.
-	SkipAlreadyExists SkipReason = "already-exists"
-	// SkipForbidConcurrent: a run is due, but concurrencyPolicy is Forbid
-	// and a job is active. It is started late if the active job finishes
-	// first and the run is still the most recent one within the deadline.
-	SkipForbidConcurrent SkipReason = "forbid-concurrent"
-	// SkipSuspended: spec.suspend is true.
-	SkipSuspended SkipReason = "suspended"
-	// SkipInvalidSpec: the schedule or time zone does not parse, the
-	// schedule misbehaves, or startingDeadlineSeconds is negative; the
-	// Warnings say which. Nothing runs until the spec changes.
-	SkipInvalidSpec SkipReason = "invalid-spec"
-	// SkipDeleting: the cronjob has a deletion timestamp.
+	// SkipDeleting: the cronjob has a deletion timestamp; the sync does
+	// nothing at all.
 	SkipDeleting SkipReason = "deleting"
+	// SkipSuspended: spec.suspend is true. The finished jobs and
+	// status.active are still seen to, but no schedule is read.
+	SkipSuspended SkipReason = "suspended"
+	// SkipNotDue: no schedule time has passed since the last run (or the
+	// cronjob's creation), or the starting deadline leaves none.
+	SkipNotDue SkipReason = "not-due"
+	// SkipAlreadyScheduled: the due time is status.lastScheduleTime, or
+	// status.active names the job of its run.
+	SkipAlreadyScheduled SkipReason = "already-scheduled"
+	// SkipForbidConcurrent: concurrencyPolicy Forbid, and status.active
+	// is not empty.
+	SkipForbidConcurrent SkipReason = "forbid-concurrent"
+	// SkipAlreadyExists: the run's job exists and an option made the sync
+	// adopt it, or refuse it as another owner's (ForeignJob), instead of
+	// failing.
+	SkipAlreadyExists SkipReason = "already-exists"
+	// SkipFailed: the sync failed before it started the run (Err says
+	// why).
+	SkipFailed SkipReason = "failed"
 )
 
-// Decision is everything one sync of a cronjob does. Apply it in order:
-// delete the jobs in Delete, create Create, write Status.
+// Decision is what one sync of a cronjob does, in Volcano's order. To
+// apply it, make the calls in Calls one after the other, record Events on
+// the cronjob, and requeue as RequeueAfter says; when the API server
+// answers a call otherwise than predicted, Answer gives the rest of the
+// sync.
 type Decision struct {
-	// Due is the scheduled time the decision is about: the run Create
-	// starts, or the due run it does not start (SkipAlreadyExists,
-	// SkipForbidConcurrent). Nil when no run is due. It is in the
-	// schedule's time zone.
-	Due *time.Time
-	// Create is the job to create, nil when Skipped says why not.
-	Create *vcjob.Job
-	// Delete names the jobs (in the cronjob's namespace) to delete: the
-	// finished jobs beyond the history limits, oldest first, then, under
-	// Replace, the active jobs the new one replaces.
-	Delete []string
-	// Status is the cronjob's new status. When Create is set, its entry in
-	// Active has no UID yet: fill it in from the created job, or leave it,
-	// since a reference without a UID matches its job by name.
+	// Calls are the sync's API calls in order: gets of jobs and of the
+	// cronjob, job deletes, the job create, and last the status write when
+	// there is one. The gets change nothing: a controller that trusts its
+	// lister may skip them. The answers predicted are those of an API
+	// server that agrees with the lister (see Answer).
+	Calls []Call
+	// Events are the Events Volcano records, in order, all on the
+	// cronjob.
+	Events []record.Event
+	// Status is the cronjob's status as the sync leaves it in its copy of
+	// the cronjob: what the status write writes. An entry the sync adds
+	// to status.active for the job it creates has the UID the create's
+	// answer gave (none, as predicted: Answer the create with the job the
+	// API server returned to have it).
 	Status vcjob.CronJobStatus
-	// Warnings are the events a controller would record: too many missed
-	// runs, an unparseable schedule, an unknown time zone, jobs that run
-	// without being in the active list.
-	Warnings []string
-	// Skipped says why no job is created; "" when Create is set.
+	// WriteStatus says whether the sync writes Status (the last call is
+	// then its update). A sync that fails writes nothing.
+	WriteStatus bool
+	// RequeueAfter is when to sync again if nothing changes before, nil
+	// for no requeue (after an error, for a suspended or deleted cronjob,
+	// after a failed status write). It may be zero or negative: at once.
+	RequeueAfter *time.Duration
+	// Err is why the sync failed, nil when it did not. A controller
+	// retries a failed sync with backoff. It wraps ErrPanic when
+	// Volcano's sync panics.
+	Err error
+	// Due is the schedule time the sync is about: the run it starts, or
+	// the due run it does not start. Nil when none is due, or when the
+	// sync stopped before it looked. It is in the zone the schedule runs
+	// in.
+	Due *time.Time
+	// Skipped says why no run started; "" when one did.
 	Skipped SkipReason
-	// RequeueAfter is when to sync again if nothing changes before: the
-	// next schedule time plus NextScheduleDelta. 0 means only a change to
-	// the cronjob (or one of its jobs) calls for another sync.
-	RequeueAfter time.Duration
+
+	// What Answer replays.
+	in      input
+	answers map[int]Answer
 }
 
-// Decide is one sync of the cronjob at now. jobs are the jobs it owns
-// (see IsControlledBy); jobs in another namespace are ignored with a
-// warning. Neither cj nor jobs is modified.
-func Decide(cj *vcjob.CronJob, jobs []JobState, now time.Time) Decision {
-	if cj == nil {
-		return Decision{Skipped: SkipInvalidSpec, Warnings: []string{"no cronjob was given"}}
-	}
-	var d Decision
-	owned := make([]JobState, 0, len(jobs))
-	for _, j := range jobs {
-		if j.Namespace != "" && j.Namespace != cj.Namespace {
-			d.warn("job %s/%s is not in the cronjob's namespace %q: ignored", j.Namespace, j.Name, cj.Namespace)
-			continue
-		}
-		owned = append(owned, j)
-	}
-	idx := indexJobs(owned)
-
-	d.Status = *cj.Status.DeepCopy()
-	d.Status.Active, _ = reconcileActive(d.Status.Active, owned, idx)
-	d.Status.LastSuccessfulTime = lastSuccessful(d.Status.LastSuccessfulTime, owned)
-	d.Delete = historyToDelete(owned, cj.Spec.SuccessfulJobsHistoryLimit, cj.Spec.FailedJobsHistoryLimit)
-	d.recordDeletedRuns(idx, now)
-
-	d.decideRun(cj, owned, idx, now)
-
-	// Reported after the run is decided, so that a job it adopts into the
-	// active list, or deletes, is not reported.
-	_, unexpected := reconcileActive(d.Status.Active, owned, idx)
-	for _, name := range unexpected {
-		if !slices.Contains(d.Delete, name) {
-			d.warn("job %s is not finished but not in status.active: the controller did not start it, or lost the status write after starting it", name)
-		}
-	}
-	return d
+// input is what a decision was made from.
+type input struct {
+	cj   *vcjob.CronJob
+	jobs []*vcjob.Job
+	now  time.Time
+	opts Options
 }
 
-// decideRun decides whether a run starts and when to look again.
-func (d *Decision) decideRun(cj *vcjob.CronJob, owned []JobState, idx jobIndex, now time.Time) {
-	if cj.DeletionTimestamp != nil {
-		d.Skipped = SkipDeleting
-		return
-	}
-	sched, err := vcjob.ParseCronSchedule(&cj.Spec)
-	if err != nil {
-		d.invalid(err.Error())
-		return
-	}
-	deadline := cj.Spec.StartingDeadlineSeconds
-	if deadline != nil && *deadline < 0 {
-		d.invalid(field.Invalid(field.NewPath("spec", "startingDeadlineSeconds"), *deadline, content.MinError(0)).Error())
-		return
-	}
-	if cj.Spec.Suspend != nil && *cj.Spec.Suspend {
-		d.Skipped = SkipSuspended
-		return
-	}
-
-	// The reconciled status: recordDeletedRuns may have moved it on.
-	var last *time.Time
-	if d.Status.LastScheduleTime != nil {
-		last = &d.Status.LastScheduleTime.Time
-	}
-	created := cj.CreationTimestamp.Time
-	earliest := earliestConsidered(last, created, deadline, now)
-	w, err := scheduleWindow(sched, earliest, now)
-	if err != nil {
-		d.invalid(field.Invalid(field.NewPath("spec", "schedule"), cj.Spec.Schedule, err.Error()).Error())
-		return
-	}
-	if w.count > MaxMissedSchedules {
-		d.warn("more than %d start times were missed since %s: set or decrease spec.startingDeadlineSeconds or check clock skew",
-			MaxMissedSchedules, earliest.In(sched.Location).Format(time.RFC3339))
-	}
-
-	if w.latest.IsZero() {
-		d.Skipped = SkipNotDue
-		if deadline != nil {
-			// Without the deadline, would a run have been due?
-			undeadlined, err := scheduleWindow(sched, earliestConsidered(last, created, nil, now), now)
-			if err == nil && !undeadlined.latest.IsZero() {
-				d.Skipped = SkipDeadlinePassed
-			}
-		}
-	} else {
-		due := w.latest.In(sched.Location)
-		d.Due = &due
-		d.startRun(cj, owned, idx, due, sched.Location)
-	}
-
-	base := created
-	if d.Status.LastScheduleTime != nil {
-		base = d.Status.LastScheduleTime.Time
-	}
-	d.RequeueAfter = requeueAfter(sched, base, now)
-}
-
-// startRun starts the run due at due, unless its job exists or Forbid
-// holds it back.
-func (d *Decision) startRun(cj *vcjob.CronJob, owned []JobState, idx jobIndex, due time.Time, zone *time.Location) {
-	name := JobName(cj.Name, due)
-	if existing := findRun(owned, name, due); existing != nil {
-		// Started before, and the status write that recorded it was lost
-		// (or someone else started it): adopt it rather than start it again.
-		d.Skipped = SkipAlreadyExists
-		if !isFinished(existing.Phase) && !lists(d.Status.Active, idx, existing) {
-			d.Status.Active = append(d.Status.Active, jobRef(cj.Namespace, existing))
-		}
-		d.Status.LastScheduleTime = &metav1.Time{Time: due}
-		return
-	}
-
-	switch cj.Spec.ConcurrencyPolicy {
-	case vcjob.ForbidConcurrent:
-		if len(d.Status.Active) > 0 {
-			d.Skipped = SkipForbidConcurrent
-			return
-		}
-	case vcjob.ReplaceConcurrent:
-		for _, ref := range d.Status.Active {
-			d.Delete = append(d.Delete, ref.Name)
-		}
-		d.Status.Active = nil
-	}
-	d.Create = renderJob(cj, due, zone)
-	d.Status.Active = append(d.Status.Active, jobRef(cj.Namespace, &JobState{Name: name}))
-	d.Status.LastScheduleTime = &metav1.Time{Time: due}
-}
-
-// recordDeletedRuns moves status.lastScheduleTime up to the scheduled time
-// of a job about to be deleted, when the status does not record that run
-// yet (the status write after starting it was lost). The job is the only
-// evidence the run happened; without it a later sync would start the run
-// again. Kubernetes does not do this.
-func (d *Decision) recordDeletedRuns(idx jobIndex, now time.Time) {
-	for _, name := range d.Delete {
-		scheduled := idx.byName[name].ScheduledTime
-		if scheduled.IsZero() || scheduled.After(now) {
-			continue
-		}
-		if last := d.Status.LastScheduleTime; last == nil || scheduled.After(last.Time) {
-			d.Status.LastScheduleTime = &metav1.Time{Time: scheduled}
-		}
-	}
-}
-
-// findRun is the job of the run due at due: the job of its name, or a job
-// whose scheduled-timestamp annotation says due.
-func findRun(jobs []JobState, name string, due time.Time) *JobState {
-	for i := range jobs {
-		if jobs[i].Name == name || (!jobs[i].ScheduledTime.IsZero() && jobs[i].ScheduledTime.Equal(due)) {
-			return &jobs[i]
+// JobToCreate is the job the sync's create passes, exactly as Volcano
+// passes it (no namespace: the create's namespace is the cronjob's), or
+// nil when it creates none.
+func (d Decision) JobToCreate() *vcjob.Job {
+	for _, c := range d.Calls {
+		if c.Verb == VerbCreate {
+			return c.Job
 		}
 	}
 	return nil
 }
 
-// lists reports whether the active list references job.
-func lists(active []corev1.ObjectReference, idx jobIndex, job *JobState) bool {
-	for _, ref := range active {
-		if idx.find(ref) == job {
-			return true
+// JobsToDelete are the sync's job deletes, in order: the finished jobs
+// beyond the history limits, then under Replace the active jobs, and the
+// created job when the API server returned it without the cronjob's
+// controller reference.
+func (d Decision) JobsToDelete() []Call {
+	var deletes []Call
+	for _, c := range d.Calls {
+		if c.Verb == VerbDelete {
+			deletes = append(deletes, c)
 		}
 	}
-	return false
+	return deletes
 }
 
-func (d *Decision) invalid(warning string) {
-	d.Skipped = SkipInvalidSpec
-	d.Warnings = append(d.Warnings, warning)
+// Decide is one sync at now of Volcano's CronJob controller, on a machine
+// whose zone is UTC: DecideWith with the zero Options.
+func Decide(cj *vcjob.CronJob, jobs []*vcjob.Job, now time.Time) Decision {
+	return DecideWith(cj, jobs, now, Options{})
 }
 
-func (d *Decision) warn(format string, args ...any) {
-	d.Warnings = append(d.Warnings, fmt.Sprintf(format, args...))
+// DecideWith is one sync at now of the cronjob cj as the cronjob lister
+// holds it. jobs are every job the Job lister holds, in the order it
+// lists them (any namespace, any owner: the sync picks the cronjob's jobs
+// itself, see IsControlledBy, and looks the others up by name). The
+// order changes only the order of Events.
+//
+// It is a pure function: it reads no clock and no cluster and modifies
+// neither cj nor jobs. The API server it predicts agrees with the lister;
+// Answer corrects that.
+func DecideWith(cj *vcjob.CronJob, jobs []*vcjob.Job, now time.Time, opts Options) Decision {
+	return decide(input{cj: cj, jobs: jobs, now: now, opts: opts}, nil)
+}
+
+// Answer is the decision when the API server answers call (an index into
+// Calls) with a, and the calls before it as d already says: the calls
+// after it, the events, the status, the requeue and the error are
+// Volcano's from there. A controller calls it when a call fails, and with
+// the created job for the create (for its UID in status.active):
+//
+//	for i := 0; i < len(d.Calls); i++ {
+//		if a, unforeseen := apply(d.Calls[i]); unforeseen {
+//			d = d.Answer(i, a)
+//		}
+//	}
+//
+// A get answered with success carries what it returned (Answer.Job or
+// Answer.CronJob). Answer replays the sync from the cronjob and jobs d
+// was decided from: leave them unchanged in between.
+func (d Decision) Answer(call int, a Answer) Decision {
+	if call < 0 || call >= len(d.Calls) {
+		d.Err = fmt.Errorf("%w: call %d of %d", errAnswer, call, len(d.Calls))
+		return d
+	}
+	answers := make(map[int]Answer, len(d.answers)+1)
+	for i, prev := range d.answers {
+		if i < call {
+			answers[i] = prev
+		}
+	}
+	answers[call] = a
+	return decide(d.in, answers)
+}
+
+// syncer is one sync in progress.
+type syncer struct {
+	opts   Options
+	now    time.Time
+	cj     *vcjob.CronJob // the sync's copy: its status is what the sync computes
+	listed []*vcjob.Job   // every job the Job lister holds
+	api    *cluster
+	events []record.Event
+	// changed is Volcano's updateStatus: the status is to be written.
+	changed bool
+	due     *time.Time
+	skipped SkipReason
+}
+
+func (s *syncer) record(e record.Event) { s.events = append(s.events, e) }
+
+func decide(in input, answers map[int]Answer) Decision {
+	d := Decision{in: in, answers: answers}
+	if in.cj == nil {
+		d.Err, d.Skipped = errors.New("no cronjob"), SkipFailed
+		return d
+	}
+	s := &syncer{opts: in.opts, now: in.now, cj: in.cj.DeepCopy(), listed: in.jobs, api: newCluster(in.cj, in.jobs, answers)}
+	d.RequeueAfter, d.Err = s.sync()
+	if d.Err != nil {
+		d.RequeueAfter = nil
+		if s.skipped == "" {
+			s.skipped = SkipFailed
+		}
+	}
+	d.Calls, d.Events, d.Status = s.api.calls, s.events, s.cj.Status
+	d.Due, d.Skipped = s.due, s.skipped
+	for _, c := range d.Calls {
+		if c.Verb == VerbUpdate {
+			d.WriteStatus = true
+		}
+	}
+	return d
+}
+
+// sync is Volcano's sync after the lister's get of the cronjob: nothing for
+// a cronjob being deleted; else the sync proper, then the status write
+// when it changed the status and did not fail.
+func (s *syncer) sync() (*time.Duration, error) {
+	if s.cj.DeletionTimestamp != nil {
+		s.skipped = SkipDeleting
+		return nil, nil
+	}
+	requeue, err := s.syncCronJob()
+	if err != nil {
+		return nil, err
+	}
+	if !s.changed {
+		return requeue, nil
+	}
+	if err := s.api.updateStatus(s.cj); err != nil {
+		if s.opts.ReportFailedStatusWrite {
+			return nil, fmt.Errorf("update the status of cronjob %s: %w", cronJobKey(s.cj), err)
+		}
+		return nil, nil
+	}
+	return requeue, nil
+}
+
+// syncCronJob is the sync proper, in Volcano's order: the finished jobs
+// and the history limits (history.go); the controlled jobs against
+// status.active (active.go); suspend; the time zone and the schedule
+// (schedule.go); the due run; whether it ran already; the concurrency
+// policy (concurrency.go); the create (create.go). It returns the requeue
+// and sets s.changed when the status is to be written.
+func (s *syncer) syncCronJob() (*time.Duration, error) {
+	jobs := controlledJobs(s.cj, s.listed)
+	changedByHistory, err := s.finishedJobs(jobs)
+	s.changed = changedByHistory
+	if err != nil {
+		return nil, err
+	}
+	changedByCheck, err := s.checkActive(jobs)
+	s.changed = s.changed || changedByCheck
+	if err != nil {
+		return nil, err
+	}
+
+	if s.cj.Spec.Suspend != nil && *s.cj.Spec.Suspend {
+		s.skipped = SkipSuspended
+		return nil, nil
+	}
+	if err := s.checkTimeZone(); err != nil {
+		return nil, err
+	}
+	sched, err := s.loadSchedule()
+	if err != nil {
+		return nil, err
+	}
+
+	u, err := unmetTimes(s.cj, sched, s.now, true)
+	if u.latest == nil {
+		if err != nil {
+			s.record(invalidSchedule(err))
+			return nil, fmt.Errorf("spec.schedule %q: %w", s.cj.Spec.Schedule, err)
+		}
+		s.skipped = SkipNotDue
+		return requeueAfter(s.cj, sched, s.now), nil
+	}
+	if u.missed == manyMissed {
+		s.record(tooManyMissedTimes())
+	}
+	due := *u.latest
+	s.due = new(due.In(scheduleZone(sched, s.opts.local())))
+
+	if inActiveByName(s.cj.Status.Active, s.cj.Namespace, JobName(s.cj.Name, due)) || s.cj.Status.LastScheduleTime.Equal(&metav1.Time{Time: due}) {
+		s.skipped = SkipAlreadyScheduled
+		return requeueAfter(s.cj, sched, s.now), nil
+	}
+	if existing := s.existingRun(jobs, due); existing != nil {
+		s.adopt(existing, due)
+		s.skipped = SkipAlreadyExists
+		return requeueAfter(s.cj, sched, s.now), nil
+	}
+
+	held, changedByPolicy, err := s.concurrency()
+	s.changed = s.changed || changedByPolicy
+	if err != nil {
+		return nil, err
+	}
+	if held {
+		s.skipped = SkipForbidConcurrent
+		return requeueAfter(s.cj, sched, s.now), nil
+	}
+
+	job, how, err := s.create(due)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case how == adoptedJob:
+		s.skipped = SkipAlreadyExists
+		return requeueAfter(s.cj, sched, s.now), nil
+	case how == notStarted || inActive(s.cj.Status.Active, job.UID):
+		s.skipped = SkipAlreadyExists
+		return requeueAfter(s.cj, sched, s.now), nil
+	}
+	s.cj.Status.Active = append(s.cj.Status.Active, jobReference(job))
+	s.cj.Status.LastScheduleTime = &metav1.Time{Time: due}
+	s.changed = true
+	return requeueAfter(s.cj, sched, s.now), nil
 }

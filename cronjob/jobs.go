@@ -1,155 +1,151 @@
 package cronjob
 
 import (
-	"time"
-
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
 )
 
-// JobState is what Decide needs to know about one job the cronjob owns.
-type JobState struct {
-	Name      string
-	Namespace string // "" is the cronjob's namespace
-	UID       types.UID
-	// CreationTimestamp orders finished jobs for history cleanup.
-	CreationTimestamp time.Time
-	// Phase is status.state.phase; "" counts as Pending.
-	Phase vcjob.JobPhase
-	// ScheduledTime is the volcano.sh/cronjob-scheduled-timestamp
-	// annotation, zero when absent: a job for the due time counts as
-	// existing even under another name.
-	ScheduledTime time.Time
-	// FinishedAt is when the job reached its phase (Volcano reads
-	// status.state.lastTransitionTime); a Completed job's FinishedAt moves
-	// status.lastSuccessfulTime. Zero moves nothing.
-	FinishedAt time.Time
-}
-
-// JobStateOf reads a JobState from a job. An unreadable scheduled-timestamp
-// annotation reads as absent.
-func JobStateOf(job *vcjob.Job) JobState {
-	if job == nil {
-		return JobState{}
-	}
-	state := JobState{
-		Name:              job.Name,
-		Namespace:         job.Namespace,
-		UID:               job.UID,
-		CreationTimestamp: job.CreationTimestamp.Time,
-		Phase:             job.Status.State.Phase,
-		FinishedAt:        job.Status.State.LastTransitionTime.Time,
-	}
-	if v, ok := job.Annotations[vcjob.CronJobScheduledTimeKey]; ok {
-		if t, err := time.Parse(time.RFC3339, v); err == nil {
-			state.ScheduledTime = t
-		}
-	}
-	return state
-}
-
-// IsControlledBy reports whether the job's controller reference points at
-// the cronjob: a batch.volcano.sh/v1alpha1 CronJob of that name (and UID,
-// when the cronjob has one), in the same namespace. These are the jobs to
-// pass to Decide.
+// IsControlledBy reports whether a sync of cj counts job as one of its
+// jobs, as Volcano selects them from its Job lister: the job is in the
+// cronjob's namespace and its controller reference names a kind CronJob
+// of the cronjob's name and UID. The reference's apiVersion is not looked
+// at (a batch/v1 CronJob of that name and UID would do), and a cronjob
+// without a UID controls the jobs whose reference has none.
+//
+// Decide selects the jobs itself; this is for a controller deciding which
+// cronjob a job's change concerns. (Volcano's job event handlers ask for
+// apiVersion batch.volcano.sh/v1alpha1 besides.)
 func IsControlledBy(job *vcjob.Job, cj *vcjob.CronJob) bool {
-	if job == nil || cj == nil {
+	if job == nil || cj == nil || (cj.Namespace != "" && job.Namespace != cj.Namespace) {
 		return false
 	}
 	ref := metav1.GetControllerOfNoCopy(job)
-	return ref != nil && ref.APIVersion == vcjob.APIVersion && ref.Kind == vcjob.CronJobKind &&
-		ref.Name == cj.Name && (cj.UID == "" || ref.UID == cj.UID) && job.Namespace == cj.Namespace
+	return ref != nil && ref.Kind == vcjob.CronJobKind && ref.Name == cj.Name && ref.UID == cj.UID
 }
 
-// isFinished: a job in one of these phases runs no more and leaves the
-// active list. Aborted counts too, although vcjob.JobPhase.IsFinished
-// leaves it out (an aborted job may be resumed, but not by the cronjob).
-func isFinished(phase vcjob.JobPhase) bool {
-	return phase.IsFinished() || phase == vcjob.Aborted
-}
-
-// isSuccessful: the finished phase that counts against
-// successfulJobsHistoryLimit and moves lastSuccessfulTime; every other
-// finished phase counts against failedJobsHistoryLimit.
-func isSuccessful(phase vcjob.JobPhase) bool {
-	return phase == vcjob.Completed
-}
-
-// jobIndex looks the cronjob's jobs up by UID and by name.
-type jobIndex struct {
-	byUID  map[types.UID]*JobState
-	byName map[string]*JobState
-}
-
-func indexJobs(jobs []JobState) jobIndex {
-	idx := jobIndex{byUID: map[types.UID]*JobState{}, byName: map[string]*JobState{}}
-	for i := range jobs {
-		j := &jobs[i]
-		if j.UID != "" {
-			idx.byUID[j.UID] = j
+// controlledJobs are the jobs the lister holds that IsControlledBy cj, in
+// the lister's order.
+func controlledJobs(cj *vcjob.CronJob, listed []*vcjob.Job) []*vcjob.Job {
+	var jobs []*vcjob.Job
+	for _, j := range listed {
+		if IsControlledBy(j, cj) {
+			jobs = append(jobs, j)
 		}
-		idx.byName[j.Name] = j
 	}
-	return idx
+	return jobs
 }
 
-// find resolves an active-list reference: by UID when it has one (a job
-// recreated under the same name is another job), else by name.
-func (idx jobIndex) find(ref corev1.ObjectReference) *JobState {
-	if ref.UID != "" {
-		return idx.byUID[ref.UID]
+// listerGet is the job of that namespace and name, as a namespaced lister
+// finds it.
+func listerGet(listed []*vcjob.Job, namespace, name string) *vcjob.Job {
+	for _, j := range listed {
+		if j != nil && j.Namespace == namespace && j.Name == name {
+			return j
+		}
 	}
-	return idx.byName[ref.Name]
+	return nil
 }
 
-// jobRef is the active-list reference to a job. A job Decide is about to
-// create has no UID yet: a reference without one matches its job by name.
-func jobRef(namespace string, job *JobState) corev1.ObjectReference {
-	return corev1.ObjectReference{
-		APIVersion: vcjob.APIVersion,
-		Kind:       vcjob.JobKind,
-		Namespace:  namespace,
-		Name:       job.Name,
-		UID:        job.UID,
+// isFinished: Completed, Failed and Terminated jobs leave status.active.
+// Aborted is not finished here: an Aborted job stays active, and under
+// Forbid holds every later run back.
+func isFinished(job *vcjob.Job) bool {
+	switch job.Status.State.Phase {
+	case vcjob.Completed, vcjob.Failed, vcjob.Terminated:
+		return true
 	}
+	return false
 }
 
-// reconcileActive drops from the active list the jobs that finished or no
-// longer exist, fills in the UID of references that had none, and returns
-// the running jobs the list does not hold (jobs the controller did not
-// start, or started and then failed to record).
-func reconcileActive(active []corev1.ObjectReference, jobs []JobState, idx jobIndex) (kept []corev1.ObjectReference, unexpected []string) {
-	listed := map[*JobState]bool{}
+// inActive reports whether an entry of active has the UID; an empty UID
+// is never in it.
+func inActive(active []corev1.ObjectReference, uid types.UID) bool {
+	if uid == "" {
+		return false
+	}
 	for _, ref := range active {
-		job := idx.find(ref)
-		if job == nil || isFinished(job.Phase) || listed[job] {
-			continue
-		}
-		listed[job] = true
-		if ref.UID == "" {
-			ref.UID = job.UID
-		}
-		kept = append(kept, ref)
-	}
-	for i := range jobs {
-		if !isFinished(jobs[i].Phase) && !listed[&jobs[i]] {
-			unexpected = append(unexpected, jobs[i].Name)
+		if ref.UID == uid {
+			return true
 		}
 	}
-	return kept, unexpected
+	return false
 }
 
-// lastSuccessful is the latest FinishedAt of a Completed job, if later than
-// current.
-func lastSuccessful(current *metav1.Time, jobs []JobState) *metav1.Time {
-	latest := current
-	for _, j := range jobs {
-		if isSuccessful(j.Phase) && !j.FinishedAt.IsZero() && (latest == nil || j.FinishedAt.After(latest.Time)) {
-			latest = &metav1.Time{Time: j.FinishedAt}
+// inActiveByName reports whether an entry of active names the job.
+func inActiveByName(active []corev1.ObjectReference, namespace, name string) bool {
+	for _, ref := range active {
+		if ref.Name == name && ref.Namespace == namespace {
+			return true
 		}
 	}
-	return latest
+	return false
+}
+
+// removeFromActive drops the entries of the UID (none for an empty UID).
+// It compacts the list in place, in the array it shares with any copy of
+// the slice taken before, as Volcano does: a loop ranging over such a copy
+// then sees the entry after a removed one moved into the removed one's
+// place, and skips it (see Options.VisitEveryActiveReference).
+func removeFromActive(status *vcjob.CronJobStatus, uid types.UID) {
+	if uid == "" || len(status.Active) == 0 {
+		return
+	}
+	active := status.Active
+	kept := 0
+	for i := range active {
+		if active[i].UID != uid {
+			active[kept] = active[i]
+			kept++
+		}
+	}
+	if kept < len(active) {
+		status.Active = active[:kept:kept]
+	}
+}
+
+// rangeActive is the entries a loop over status.active visits while
+// removeFromActive may change it: each is read from the shared array when
+// its turn comes, as Go's range over a slice does. With every set, the
+// loop visits a copy taken before it starts.
+func rangeActive(status *vcjob.CronJobStatus, every bool, visit func(ref corev1.ObjectReference) (stop bool)) {
+	active := status.Active
+	if every {
+		active = append([]corev1.ObjectReference(nil), active...)
+	}
+	for i := range active {
+		if visit(active[i]) {
+			return
+		}
+	}
+}
+
+// jobReference is the status.active entry of a job, as client-go's
+// reference.GetReference makes it: the job's own apiVersion and kind when
+// it carries either, else (the typed client's objects carry neither) the
+// Volcano Job's.
+func jobReference(job *vcjob.Job) corev1.ObjectReference {
+	gvk := schema.FromAPIVersionAndKind(job.APIVersion, job.Kind)
+	if gvk.Empty() {
+		gvk = vcjob.SchemeGroupVersion.WithKind(vcjob.JobKind)
+	}
+	return corev1.ObjectReference{
+		Kind:            gvk.Kind,
+		APIVersion:      gvk.GroupVersion().String(),
+		Namespace:       job.Namespace,
+		Name:            job.Name,
+		UID:             job.UID,
+		ResourceVersion: job.ResourceVersion,
+	}
+}
+
+// cronJobKey is the cronjob as klog.KObj prints it: namespace/name.
+func cronJobKey(cj *vcjob.CronJob) string {
+	if cj.Namespace == "" {
+		return cj.Name
+	}
+	return cj.Namespace + "/" + cj.Name
 }

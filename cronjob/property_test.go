@@ -1,46 +1,49 @@
 package cronjob
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
+	"github.com/robfig/cron/v3"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"pgregory.net/rapid"
-
-	"github.com/robfig/cron/v3"
 
 	"github.com/vcjob/vcjob"
 )
 
-// simJob is a job in the simulated cluster.
+// simJob is a job in the simulated cluster: it runs until finishAt, then
+// is in phase outcome.
 type simJob struct {
-	state    JobState // Phase is the final phase, reached at finishAt
+	job      *vcjob.Job
 	finishAt time.Time
+	outcome  vcjob.JobPhase
 }
 
-func (j simJob) at(now time.Time) JobState {
-	s := j.state
-	if now.Before(j.finishAt) {
-		s.Phase, s.FinishedAt = vcjob.Running, time.Time{}
-	} else {
-		s.FinishedAt = j.finishAt
+func (j simJob) at(now time.Time) *vcjob.Job {
+	listed := j.job.DeepCopy()
+	listed.Status.State = vcjob.JobState{Phase: vcjob.Running}
+	if !now.Before(j.finishAt) {
+		listed.Status.State = vcjob.JobState{Phase: j.outcome, LastTransitionTime: metav1.NewTime(j.finishAt)}
 	}
-	return s
+	return listed
 }
 
-// sim is a cluster with one cronjob, run by applying Decide's decisions.
+// sim is a cluster with one cronjob whose API server agrees with its
+// listers, run by applying decisions call by call.
 type sim struct {
 	cj      *vcjob.CronJob
+	opts    Options
 	jobs    []simJob
 	started map[time.Time]string // scheduled time -> the job started for it
 	created int
 }
 
-func (s *sim) states(now time.Time) []JobState {
-	out := make([]JobState, 0, len(s.jobs))
+func (s *sim) listed(now time.Time) []*vcjob.Job {
+	out := make([]*vcjob.Job, 0, len(s.jobs))
 	for _, j := range s.jobs {
 		out = append(out, j.at(now))
 	}
@@ -86,23 +89,30 @@ func drawStart(t *rapid.T) time.Time {
 	return near.Add(-time.Duration(rapid.IntRange(0, 36*60).Draw(t, "before")) * time.Minute)
 }
 
-func drawCronJob(t *rapid.T, created time.Time) *vcjob.CronJob {
+func drawCronJob(t *rapid.T, createdAt time.Time) *vcjob.CronJob {
 	opts := []func(*vcjob.CronJob){
-		withZone(rapid.SampledFrom([]string{"UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Lord_Howe"}).Draw(t, "zone")),
-		withPolicy(rapid.SampledFrom(vcjob.ConcurrencyPolicies()).Draw(t, "policy")),
-		withLimits(int32(rapid.IntRange(0, 3).Draw(t, "successfulLimit")), int32(rapid.IntRange(0, 3).Draw(t, "failedLimit"))),
+		func(cj *vcjob.CronJob) { cj.CreationTimestamp = metav1.NewTime(createdAt) },
+		withPolicy(rapid.SampledFrom(append(vcjob.ConcurrencyPolicies(), "")).Draw(t, "policy")),
+		withLimits(new(int32(rapid.IntRange(0, 3).Draw(t, "successfulLimit"))), new(int32(rapid.IntRange(0, 3).Draw(t, "failedLimit")))),
+	}
+	if zone := rapid.SampledFrom([]string{"", "UTC", "America/New_York", "Europe/London", "Asia/Kolkata", "Australia/Lord_Howe", "unset"}).Draw(t, "zone"); zone != "unset" {
+		opts = append(opts, withZone(zone))
 	}
 	if rapid.Bool().Draw(t, "has deadline") {
 		opts = append(opts, withDeadline(rapid.Int64Range(0, 4*3600).Draw(t, "deadline")))
 	}
-	return cronJob(drawSchedule(t), created, opts...)
+	cj := cronJob(drawSchedule(t), opts...)
+	cj.Spec.Suspend = new(false)
+	return cj
 }
 
-// The controller simulated by applying Decide's results, with jobs that
-// finish after a while, spurious syncs, a user suspending and resuming, and
-// (when lossy) status writes lost after a job was created: no decision ever
-// starts two jobs for the same scheduled time, and under Forbid none starts
-// a job while another is active.
+// The controller simulated by applying decisions, with jobs that finish
+// after a while (Aborted ones stay active for good), spurious syncs and a
+// user suspending and resuming. The API server agrees with the listers and
+// no write is lost, so Volcano's rules hold: no scheduled time runs twice,
+// Forbid starts nothing while a job it started is unfinished, the history
+// limits hold after each sync, no reference goes stale and no job is an
+// orphan, and every sync succeeds and asks to be called again.
 func TestPropertySimulatedController(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		start := drawStart(t)
@@ -111,28 +121,25 @@ func TestPropertySimulatedController(t *testing.T) {
 			cj:      drawCronJob(t, start.Add(-time.Duration(rapid.IntRange(0, 48*60).Draw(t, "age"))*time.Minute)),
 			started: map[time.Time]string{},
 		}
-		lossy := rapid.Bool().Draw(t, "lossy")
 		sched, err := vcjob.ParseCronSchedule(&s.cj.Spec)
-		if err != nil {
+		if err != nil && s.cj.Spec.TimeZone == nil {
 			t.Fatalf("drawn an invalid schedule: %v", err)
 		}
 
 		now := start
-		var resumeAt time.Time // when the user resumes a suspended cronjob
+		var resumeAt time.Time
 		for step := 0; step < 200 && !now.After(end); step++ {
 			if *s.cj.Spec.Suspend && !now.Before(resumeAt) {
 				s.cj.Spec.Suspend = new(false)
 			}
-			states := s.states(now)
-			d := Decide(s.cj, states, now)
-			checkDecision(t, s, states, sched, d, now, lossy)
-			s.apply(t, d, now, lossy)
+			listed := s.listed(now)
+			d := DecideWith(s.cj, listed, now, s.opts)
+			checkDecision(t, s, listed, sched.Schedule, d, now)
+			d = s.apply(t, d, now)
 
-			// Wake at the requeue time, when a job finishes, or earlier for
-			// no reason (another event).
 			var wakes []time.Time
-			if d.RequeueAfter > 0 {
-				wakes = append(wakes, now.Add(d.RequeueAfter))
+			if d.RequeueAfter != nil {
+				wakes = append(wakes, now.Add(*d.RequeueAfter))
 			}
 			for _, j := range s.jobs {
 				if j.finishAt.After(now) {
@@ -158,92 +165,175 @@ func TestPropertySimulatedController(t *testing.T) {
 	})
 }
 
-func checkDecision(t *rapid.T, s *sim, states []JobState, sched vcjob.CronSchedule, d Decision, now time.Time, lossy bool) {
-	if (d.Create == nil) == (d.Skipped == "") {
-		t.Fatalf("create %v with skipped %q", d.Create != nil, d.Skipped)
+// knownReasons are the reasons Decide records.
+var knownReasons = []string{
+	"SawCompletedJob", "SuccessfulDelete", "FailedDelete", "OrphanedJob", "StaleReference",
+	"InvalidTimeZone", "UnsupportedSchedule", "InvalidSchedule", "TooManyMissedTimes",
+	"ForbidConcurrent", "ReplaceConcurrent", "FailedGet",
+	"SuccessfulCreate", "FailedCreate", "NamespaceTerminating", "ForeignJob",
+}
+
+func checkDecision(t *rapid.T, s *sim, listed []*vcjob.Job, sched cron.Schedule, d Decision, now time.Time) {
+	if d.Err != nil {
+		t.Fatalf("the sync fails: %v", d.Err)
+	}
+	if d.RequeueAfter == nil && d.Skipped != SkipSuspended {
+		t.Fatalf("no requeue after a %q sync", d.Skipped)
+	}
+	if d.RequeueAfter != nil && *d.RequeueAfter <= 0 {
+		t.Fatalf("requeue after %s", *d.RequeueAfter)
+	}
+	for _, e := range d.Events {
+		if !slices.Contains(knownReasons, e.Reason) || (e.Type != "Normal" && e.Type != "Warning") {
+			t.Fatalf("an unknown event %v", e)
+		}
+		if e.Reason == "OrphanedJob" || e.Reason == "StaleReference" {
+			t.Fatalf("with no write lost: %v", e)
+		}
+	}
+	if old, new := s.cj.Status.LastScheduleTime, d.Status.LastScheduleTime; old != nil && (new == nil || new.Before(old)) {
+		t.Fatalf("lastScheduleTime went back from %s to %v", old, new)
 	}
 	if d.Due != nil {
 		if d.Due.After(now) {
 			t.Fatalf("due %s after now %s", d.Due, now)
 		}
-		_, every := sched.Schedule.(cron.ConstantDelaySchedule) // @every counts from its last time
-		if !every && !sched.Next(d.Due.Add(-time.Second)).Equal(*d.Due) {
+		if _, every := sched.(cron.ConstantDelaySchedule); sched != nil && !every && !sched.Next(d.Due.Add(-time.Second)).Equal(*d.Due) {
 			t.Fatalf("due %s is not a schedule time", d.Due)
 		}
 		if dl := s.cj.Spec.StartingDeadlineSeconds; dl != nil && !d.Due.After(now.Add(-time.Duration(*dl)*time.Second)) {
 			t.Fatalf("due %s is more than %ds before %s", d.Due, *dl, now)
 		}
 	}
-	if d.RequeueAfter <= 0 && d.Skipped != SkipSuspended {
-		t.Fatalf("no requeue after a %q decision", d.Skipped)
-	}
-	if old, new := s.cj.Status.LastScheduleTime, d.Status.LastScheduleTime; old != nil && (new == nil || new.Before(old)) {
-		t.Fatalf("lastScheduleTime went back from %s to %v", old, new)
-	}
-	for i, name := range d.Delete {
-		if !slices.ContainsFunc(states, func(j JobState) bool { return j.Name == name }) || slices.Contains(d.Delete[:i], name) {
-			t.Fatalf("deletes %s, which does not exist or is deleted twice: %v", name, d.Delete)
+	for _, del := range d.JobsToDelete() {
+		if !slices.ContainsFunc(listed, func(j *vcjob.Job) bool { return j.Name == del.Name }) {
+			t.Fatalf("deletes %s, which does not exist", del.Name)
 		}
 	}
-	if d.Create == nil {
+	created := d.JobToCreate()
+	if created == nil {
 		return
 	}
-
-	if d.Due == nil || d.Create.Name != JobName(s.cj.Name, *d.Due) {
-		t.Fatalf("created %s for due %v", d.Create.Name, d.Due)
+	if d.Due == nil || created.Name != JobName(s.cj.Name, *d.Due) || !IsControlledBy(withNamespace(created, s.cj.Namespace), s.cj) {
+		t.Fatalf("created %s (%v) for due %v", created.Name, created.OwnerReferences, d.Due)
 	}
 	if first, ok := s.started[d.Due.UTC()]; ok {
-		t.Fatalf("a second job %s for %s, started before as %s", d.Create.Name, d.Due, first)
-	}
-	if slices.ContainsFunc(states, func(j JobState) bool { return j.Name == d.Create.Name }) {
-		t.Fatalf("creates %s, which exists", d.Create.Name)
+		t.Fatalf("a second job %s for %s, started before as %s", created.Name, d.Due, first)
 	}
 	if s.cj.Spec.ConcurrencyPolicy == vcjob.ForbidConcurrent {
-		for _, j := range states {
-			listed := slices.ContainsFunc(s.cj.Status.Active, func(r corev1.ObjectReference) bool { return r.Name == j.Name })
-			if !isFinished(j.Phase) && (listed || !lossy) {
-				t.Fatalf("Forbid starts %s while %s (%s) is active", d.Create.Name, j.Name, j.Phase)
+		for _, j := range listed {
+			if !isFinished(j) {
+				t.Fatalf("Forbid starts %s while %s (%s) is active", created.Name, j.Name, j.Status.State.Phase)
 			}
 		}
-	}
-	if s.cj.Spec.ConcurrencyPolicy == vcjob.ReplaceConcurrent && len(d.Status.Active) != 1 {
-		t.Fatalf("Replace leaves %d jobs active", len(d.Status.Active))
 	}
 }
 
-func (s *sim) apply(t *rapid.T, d Decision, now time.Time, lossy bool) {
-	s.jobs = slices.DeleteFunc(s.jobs, func(j simJob) bool { return slices.Contains(d.Delete, j.state.Name) })
-	if d.Create != nil {
-		s.created++
-		state := JobStateOf(d.Create)
-		state.UID = types.UID(fmt.Sprintf("uid-%d", s.created))
-		state.CreationTimestamp = now
-		state.Phase = rapid.SampledFrom([]vcjob.JobPhase{vcjob.Completed, vcjob.Failed, vcjob.Terminated, vcjob.Aborted}).Draw(t, "outcome")
-		s.jobs = append(s.jobs, simJob{state: state, finishAt: now.Add(time.Duration(rapid.IntRange(1, 8*3600).Draw(t, "runsFor")) * time.Second)})
-		s.started[d.Due.UTC()] = d.Create.Name
-		for i := range d.Status.Active {
-			if d.Status.Active[i].Name == d.Create.Name && rapid.Bool().Draw(t, "record the UID") {
-				d.Status.Active[i].UID = state.UID
-			}
+func withNamespace(j *vcjob.Job, namespace string) *vcjob.Job {
+	j = j.DeepCopy()
+	j.Namespace = namespace
+	return j
+}
+
+// apply makes the decision's calls and writes its status, and checks what
+// is left.
+func (s *sim) apply(t *rapid.T, d Decision, now time.Time) Decision {
+	for i := 0; i < len(d.Calls); i++ {
+		switch c := d.Calls[i]; c.Verb {
+		case VerbDelete:
+			s.jobs = slices.DeleteFunc(s.jobs, func(j simJob) bool { return j.job.Name == c.Name })
+		case VerbCreate:
+			s.created++
+			created := c.Job.DeepCopy()
+			created.Namespace = c.Namespace
+			created.UID = types.UID(fmt.Sprintf("uid-%d", s.created))
+			created.CreationTimestamp = metav1.NewTime(now)
+			outcome := rapid.SampledFrom([]vcjob.JobPhase{vcjob.Completed, vcjob.Failed, vcjob.Terminated, vcjob.Aborted}).Draw(t, "outcome")
+			s.jobs = append(s.jobs, simJob{job: created, finishAt: now.Add(time.Duration(rapid.IntRange(1, 8*3600).Draw(t, "runsFor")) * time.Second), outcome: outcome})
+			s.started[d.Due.UTC()] = created.Name
+			d = d.Answer(i, Answer{Job: created})
 		}
 	}
-	if d.Create == nil || !lossy || !rapid.Bool().Draw(t, "lose the status write") {
+	if d.WriteStatus {
 		s.cj.Status = d.Status
 	}
 
-	// After the decision, the finished jobs are within the history limits.
 	var successful, failed int32
-	for _, j := range s.states(now) {
-		switch {
-		case !isFinished(j.Phase):
-		case isSuccessful(j.Phase):
+	listed := s.listed(now)
+	for _, j := range listed {
+		switch j.Status.State.Phase {
+		case vcjob.Completed:
 			successful++
-		default:
+		case vcjob.Failed:
 			failed++
 		}
 	}
 	if successful > *s.cj.Spec.SuccessfulJobsHistoryLimit || failed > *s.cj.Spec.FailedJobsHistoryLimit {
-		t.Fatalf("history: %d successful and %d failed jobs kept, limits %d and %d", successful, failed,
+		t.Fatalf("history: %d Completed and %d Failed jobs kept, limits %d and %d", successful, failed,
 			*s.cj.Spec.SuccessfulJobsHistoryLimit, *s.cj.Spec.FailedJobsHistoryLimit)
 	}
+	for _, ref := range s.cj.Status.Active {
+		j := listerGet(listed, ref.Namespace, ref.Name)
+		if j == nil || j.UID != ref.UID || isFinished(j) {
+			t.Fatalf("status.active lists %s/%s (%s), which is not an unfinished job", ref.Namespace, ref.Name, ref.UID)
+		}
+	}
+	return d
+}
+
+// With status writes lost after a create, Volcano's syncs fail on the
+// conflict until the job is deleted, and then start its run a second time.
+// AdoptExistingJob with RecordDeletedRuns never runs a scheduled time
+// twice, and never fails a sync.
+func TestPropertyLostWrites(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		start := drawStart(t)
+		cj := drawCronJob(t, start)
+		fixed := Options{AdoptExistingJob: true, RecordDeletedRuns: true}
+		opts := rapid.SampledFrom([]Options{{}, fixed}).Draw(t, "options")
+		var jobs []simJob
+		started := map[time.Time]int{}
+		created := 0
+		now := start
+		for step := 0; step < 100; step++ {
+			var listed []*vcjob.Job
+			for _, j := range jobs {
+				listed = append(listed, j.at(now))
+			}
+			d := DecideWith(cj, listed, now, opts)
+			if opts == fixed && d.Err != nil {
+				t.Fatalf("a sync fails: %v", d.Err)
+			}
+			lose := false
+			for i := 0; i < len(d.Calls); i++ {
+				switch c := d.Calls[i]; c.Verb {
+				case VerbDelete:
+					jobs = slices.DeleteFunc(jobs, func(j simJob) bool { return j.job.Name == c.Name })
+				case VerbCreate:
+					created++
+					job := c.Job.DeepCopy()
+					job.Namespace, job.UID, job.CreationTimestamp = c.Namespace, types.UID(fmt.Sprintf("uid-%d", created)), metav1.NewTime(now)
+					jobs = append(jobs, simJob{job: job, finishAt: now.Add(time.Duration(rapid.IntRange(1, 3*3600).Draw(t, "runsFor")) * time.Second), outcome: vcjob.Completed})
+					started[d.Due.UTC()]++
+					if started[d.Due.UTC()] > 1 && opts == fixed {
+						t.Fatalf("%s runs a second time", d.Due)
+					}
+					d = d.Answer(i, Answer{Job: job})
+					lose = rapid.Bool().Draw(t, "lose the status write")
+				case VerbUpdate:
+					if lose {
+						d = d.Answer(i, Answer{Err: errors.New("lost")})
+					}
+				}
+			}
+			if d.WriteStatus && !lose {
+				cj.Status = d.Status
+			}
+			next := now.Add(time.Duration(rapid.IntRange(1, 6*3600).Draw(t, "nextSync")) * time.Second)
+			if d.RequeueAfter != nil && now.Add(*d.RequeueAfter).Before(next) {
+				next = now.Add(*d.RequeueAfter)
+			}
+			now = next
+		}
+	})
 }

@@ -1,92 +1,220 @@
 package cronjob
 
 import (
+	"errors"
 	"fmt"
-	"math"
+	"strings"
 	"time"
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/vcjob/vcjob"
 )
 
-// NextScheduleDelta is added to every RequeueAfter, as Kubernetes does, so
-// that a controller woken by its timer finds the schedule time passed even
-// when its clock runs slightly behind.
+// NextScheduleDelta is added to every requeue, as Volcano (and Kubernetes)
+// do, so that a controller woken by its timer finds the schedule time
+// passed even when its clock runs slightly behind.
 const NextScheduleDelta = 100 * time.Millisecond
 
-// MaxMissedSchedules: more schedule times than this between the earliest
-// time considered and now is reported as a warning (the controller was
-// down, or a clock is wrong).
+// MaxMissedSchedules: more missed schedule times than this, by Volcano's
+// estimate, is a TooManyMissedTimes warning (the controller was down, or a
+// clock is wrong). The run still starts.
 const MaxMissedSchedules = 100
 
-// maxDeadlineSeconds is the largest startingDeadlineSeconds that fits in a
-// time.Duration; larger deadlines are no deadline at all.
-const maxDeadlineSeconds = math.MaxInt64 / int64(time.Second)
+// ErrPanic is wrapped by the error of a sync during which Volcano's
+// controller panics. A panicking sync is a failed one: nothing after the
+// panic happens. In Volcano the panic also ends the controller process
+// (client-go's crash handler re-panics), and it panics again on the next
+// sync of the cronjob.
+var ErrPanic = errors.New("the sync panics in Volcano")
 
-// window is what the schedule says about (earliest, now].
-type window struct {
-	// latest is the most recent schedule time in the window, zero when the
-	// window holds none.
-	latest time.Time
-	// count is how many schedule times the window holds, counted up to
-	// MaxMissedSchedules+1.
-	count int
+// loadZone loads a time zone as time.LoadLocation does ("" is UTC), with
+// "Local" read as the controller's zone rather than the machine's.
+func loadZone(name string, local *time.Location) (*time.Location, error) {
+	if name == "Local" {
+		return local, nil
+	}
+	return time.LoadLocation(name)
 }
 
-// scheduleWindow finds the schedule times after earliest and not after now.
-// It fails for a schedule that never fires or whose next two times are less
-// than a second apart, as Kubernetes does.
-func scheduleWindow(s cron.Schedule, earliest, now time.Time) (window, error) {
-	t1 := s.Next(earliest)
-	if t1.IsZero() {
-		return window{}, fmt.Errorf("the schedule has no time after %s", earliest.UTC().Format(time.RFC3339))
+// checkTimeZone is the check of spec.timeZone that comes before the
+// schedule's: a zone that does not load fails the sync.
+func (s *syncer) checkTimeZone() error {
+	tz := s.cj.Spec.TimeZone
+	if tz == nil {
+		return nil
 	}
-	if t2 := s.Next(t1); !t2.IsZero() && t2.Sub(t1) < time.Second {
-		return window{}, fmt.Errorf("two schedule times are less than a second apart (%s and %s)",
-			t1.UTC().Format(time.RFC3339Nano), t2.UTC().Format(time.RFC3339Nano))
+	_, err := loadZone(*tz, s.opts.local())
+	if err == nil && s.opts.RefuseMachineZones && (*tz == "" || *tz == "Local") {
+		err = fmt.Errorf("%q stands for the controller's own zone (%s, here): name a fixed zone such as America/New_York", *tz, s.opts.local())
 	}
-	if t1.After(now) {
-		return window{}, nil
+	if err != nil {
+		s.record(invalidTimeZone(*tz, err))
+		return fmt.Errorf("spec.timeZone: %w", err)
 	}
-
-	w := window{latest: t1, count: 1}
-	for {
-		next := s.Next(w.latest)
-		if next.IsZero() || next.After(now) {
-			return w, nil
-		}
-		w.latest = next
-		if w.count++; w.count > MaxMissedSchedules {
-			w.latest = latestUpTo(s, w.latest, now)
-			return w, nil
-		}
-	}
+	return nil
 }
 
-// latestUpTo returns the last schedule time not after now, given a schedule
-// time known not to be after it. Rather than walk every time since known
-// (decades of minutes, when a clock is wrong), it looks back from now in
-// doubling steps until a step holds a schedule time, then walks forward
-// from there.
-//
-// An @every schedule counts from its previous time rather than the clock,
-// so its times are known + k·delay and are computed, not searched.
-func latestUpTo(s cron.Schedule, known, now time.Time) time.Time {
-	span := now.Sub(known)
-	if every, ok := s.(cron.ConstantDelaySchedule); ok {
-		return known.Add(span / every.Delay * every.Delay)
+// loadSchedule parses the schedule as Volcano does: a schedule holding
+// "TZ" anywhere is taken as written (with an UnsupportedSchedule warning,
+// and timeZone ignored); otherwise a timeZone that loads is put in front
+// of it as "TZ=<zone> ". robfig/cron's standard parser then reads it: five
+// fields or a descriptor (@hourly, @every 90m), in the zone of its TZ= or
+// CRON_TZ= prefix, else in the controller's zone.
+func (s *syncer) loadSchedule() (cron.Schedule, error) {
+	spec := s.cj.Spec.Schedule
+	if strings.Contains(spec, "TZ") {
+		s.record(unsupportedSchedule(spec))
+		if s.opts.RejectBareZonePrefix && bareZonePrefix(spec) {
+			return nil, fmt.Errorf("spec.schedule %q: a TZ= or CRON_TZ= prefix must be followed by a space and the schedule", spec)
+		}
+	} else if tz := s.cj.Spec.TimeZone; tz != nil {
+		// checkTimeZone has loaded it.
+		spec = "TZ=" + *tz + " " + spec
+	}
+	sched, err := parseStandard(spec, s.opts.local())
+	if err != nil {
+		return nil, fmt.Errorf("spec.schedule %q: %w", s.cj.Spec.Schedule, err)
+	}
+	return sched, nil
+}
+
+// bareZonePrefix: a TZ= or CRON_TZ= prefix with no space after it.
+func bareZonePrefix(spec string) bool {
+	return (strings.HasPrefix(spec, "TZ=") || strings.HasPrefix(spec, "CRON_TZ=")) && !strings.Contains(spec, " ")
+}
+
+// parseStandard is robfig/cron's ParseStandard, with a schedule in the
+// machine's zone (no prefix, or TZ=Local) moved to local, and a panic of
+// the parser returned as an error wrapping ErrPanic.
+func parseStandard(spec string, local *time.Location) (sched cron.Schedule, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			sched, err = nil, fmt.Errorf("%w: robfig/cron's parser: %v", ErrPanic, r)
+		}
+	}()
+	sched, err = cron.ParseStandard(spec)
+	if err != nil {
+		return nil, err
+	}
+	if spec, ok := sched.(*cron.SpecSchedule); ok && spec.Location == time.Local {
+		spec.Location = local
+	}
+	return sched, nil
+}
+
+// scheduleZone is the zone a schedule runs in; an @every schedule has
+// none of its own and counts in the controller's.
+func scheduleZone(sched cron.Schedule, local *time.Location) *time.Location {
+	if spec, ok := sched.(*cron.SpecSchedule); ok {
+		return spec.Location
+	}
+	return local
+}
+
+// missed is how many schedule times Volcano estimates were missed.
+type missed int
+
+const (
+	noneMissed missed = iota
+	fewMissed
+	manyMissed
+)
+
+// unmet is what the schedule says about the times after the earliest time
+// considered.
+type unmet struct {
+	// earliest is the time after which schedule times count: the last
+	// scheduled run, else the cronjob's creation, and with the starting
+	// deadline never before now − deadline.
+	earliest time.Time
+	// latest is the most recent schedule time after earliest and not
+	// after now, nil when there is none.
+	latest *time.Time
+	missed missed
+}
+
+// unmetTimes finds the most recent schedule time not yet run, as Volcano
+// does: it takes the first two schedule times after the earliest time
+// considered, estimates from their distance how many times were missed up
+// to now, jumps to one period before the last of them and walks the
+// schedule from there to now. The jump makes it land on the grid the
+// estimate lays (for @every, counted from the first time after the
+// earliest), not on every schedule time. Two schedule times less than a
+// second apart, or none at all (31 February), are an error.
+func unmetTimes(cj *vcjob.CronJob, sched cron.Schedule, now time.Time, withDeadline bool) (unmet, error) {
+	u := unmet{earliest: cj.CreationTimestamp.Time}
+	if last := cj.Status.LastScheduleTime; last != nil {
+		u.earliest = last.Time
+	}
+	if deadline := cj.Spec.StartingDeadlineSeconds; withDeadline && deadline != nil {
+		// Duration arithmetic as Volcano's: a deadline beyond 292 years
+		// wraps, and a negative one lies in the future.
+		if limit := now.Add(-time.Second * time.Duration(*deadline)); limit.After(u.earliest) {
+			u.earliest = limit
+		}
+	}
+	first := sched.Next(u.earliest)
+	second := sched.Next(first)
+	switch {
+	case now.Before(first):
+		return u, nil
+	case now.Before(second):
+		u.latest = &first
+		return u, nil
+	}
+
+	period := int64(second.Sub(first).Round(time.Second).Seconds())
+	if period < 1 {
+		return u, errors.New("time difference between two schedules is less than 1 second")
+	}
+	count := int64(now.Sub(first).Seconds())/period + 1
+	var latest time.Time
+	from := first.Add(time.Duration((count-2)*period) * time.Second)
+	steps := 0
+	for t := sched.Next(from); !t.IsZero() && !t.After(now); t = sched.Next(t) {
+		latest = t
+		if steps++; steps == maxWalk {
+			latest = lastUpTo(sched, t, now)
+			break
+		}
+	}
+	switch {
+	case count > MaxMissedSchedules:
+		u.missed = manyMissed
+	case count > 0:
+		u.missed = fewMissed
+	}
+	if !latest.IsZero() {
+		u.latest = &latest
+	}
+	return u, nil
+}
+
+// maxWalk bounds the walk to now. Volcano's estimate lands within two
+// periods of now, so its walk is short, except when the time since the
+// first schedule time exceeds what a time.Duration holds (292 years: a
+// cronjob without a creation time): the estimate then lands centuries
+// back, and Volcano walks for minutes.
+const maxWalk = 10000
+
+// lastUpTo is the last schedule time not after now, given one known not to
+// be: what walking the schedule from known finds, without the walk. An
+// @every schedule's times are known + k·delay; other schedules are
+// searched back from now in doubling steps, then walked forward.
+func lastUpTo(sched cron.Schedule, known, now time.Time) time.Time {
+	if every, ok := sched.(cron.ConstantDelaySchedule); ok {
+		return known.Add(now.Sub(known) / every.Delay * every.Delay)
 	}
 	from := known
-	for back := time.Second; back < span; back *= 2 {
-		if t := s.Next(now.Add(-back)); !t.IsZero() && !t.After(now) {
+	for back := time.Second; back > 0 && now.Add(-back).After(known); back *= 2 {
+		if t := sched.Next(now.Add(-back)); !t.IsZero() && !t.After(now) {
 			from = t
 			break
 		}
-		if back > span/2 {
-			break
-		}
 	}
 	for {
-		next := s.Next(from)
+		next := sched.Next(from)
 		if next.IsZero() || next.After(now) {
 			return from
 		}
@@ -94,37 +222,21 @@ func latestUpTo(s cron.Schedule, known, now time.Time) time.Time {
 	}
 }
 
-// earliestConsidered is the time after which schedule times count as
-// missed: the last scheduled run, else the cronjob's creation, and with a
-// starting deadline never earlier than now − deadline.
-func earliestConsidered(lastSchedule *time.Time, created time.Time, deadlineSeconds *int64, now time.Time) time.Time {
-	earliest := created
-	if lastSchedule != nil {
-		earliest = *lastSchedule
-	}
-	if deadlineSeconds != nil && *deadlineSeconds <= maxDeadlineSeconds {
-		if limit := now.Add(-time.Duration(*deadlineSeconds) * time.Second); limit.After(earliest) {
-			earliest = limit
-		}
-	}
-	return earliest
-}
-
 // requeueAfter is how long until the schedule time after the most recent
-// one since earliest (the last run, else the creation time), plus
-// NextScheduleDelta, as Kubernetes computes it: for @every schedules the
-// next time counts from the last scheduled time, not from now. 0 when the
-// schedule has no next time.
-func requeueAfter(s cron.Schedule, earliest, now time.Time) time.Duration {
-	from := earliest
-	if w, err := scheduleWindow(s, earliest, now); err != nil {
-		from = now
-	} else if !w.latest.IsZero() {
-		from = w.latest
+// one since the last run (the starting deadline aside), plus
+// NextScheduleDelta. When the schedule misbehaves it counts from now; when
+// times were missed but none is found, from now as well. It may be
+// negative (a schedule with no next time).
+func requeueAfter(cj *vcjob.CronJob, sched cron.Schedule, now time.Time) *time.Duration {
+	from := now
+	u, err := unmetTimes(cj, sched, now, false)
+	switch {
+	case err != nil:
+	case u.latest != nil:
+		from = *u.latest
+	case u.missed == noneMissed:
+		from = u.earliest
 	}
-	next := s.Next(from)
-	if next.IsZero() {
-		return 0
-	}
-	return next.Sub(now) + NextScheduleDelta
+	d := sched.Next(from).Add(NextScheduleDelta).Sub(now)
+	return &d
 }

@@ -1,117 +1,101 @@
 package cronjob
 
 import (
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/robfig/cron/v3"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/record"
 )
 
-// fixedSchedule fires at the given times only.
-type fixedSchedule []time.Time
-
-func (s fixedSchedule) Next(t time.Time) time.Time {
-	for _, at := range s {
-		if at.After(t) {
-			return at
-		}
-	}
-	return time.Time{}
-}
-
-func mustParse(t *testing.T, schedule string) cron.Schedule {
-	t.Helper()
-	s, err := cron.ParseStandard(schedule)
-	require.NoError(t, err)
-	return s
-}
-
-func TestScheduleWindow(t *testing.T) {
+func TestUnmetTimes(t *testing.T) {
 	for _, tc := range []struct {
-		name      string
-		schedule  cron.Schedule
-		earliest  time.Time
-		now       time.Time
-		latest    time.Time // zero for none
-		count     int
-		wantError string
+		name         string
+		schedule     string
+		cj           *vcjob.CronJob
+		now          time.Time
+		withDeadline bool
+
+		earliest time.Time
+		latest   *time.Time
+		missed   missed
+		err      string
 	}{
-		{"nothing due", mustParse(t, "*/5 * * * *"), t0000, at("2026-01-05T00:04:59Z"), time.Time{}, 0, ""},
-		{"earliest itself is not due", mustParse(t, "*/5 * * * *"), t0005, t0005, time.Time{}, 0, ""},
-		{"due exactly at now", mustParse(t, "*/5 * * * *"), t0000, t0005, t0005, 1, ""},
-		{"three missed", mustParse(t, "*/5 * * * *"), t0000, at("2026-01-05T00:17:00Z"), t0015, 3, ""},
-		{"the count stops above the maximum", mustParse(t, "* * * * *"), t0000, at("2026-01-06T00:00:00Z"),
-			at("2026-01-06T00:00:00Z"), MaxMissedSchedules + 1, ""},
-		{"decades of minutes", mustParse(t, "* * * * *"), at("1990-01-01T00:00:00Z"), at("2026-01-05T12:34:56Z"),
-			at("2026-01-05T12:34:00Z"), MaxMissedSchedules + 1, ""},
-		{"dense runs, then a long gap", mustParse(t, "* 0 1 1 *"), at("2020-01-01T00:00:00Z"), at("2025-12-31T00:00:00Z"),
-			at("2025-01-01T00:59:00Z"), MaxMissedSchedules + 1, ""},
-		{"never fires", fixedSchedule{}, t0000, t0005, time.Time{}, 0, "no time after 2026-01-05T00:00:00Z"},
-		{"two times less than a second apart", fixedSchedule{t0005, t0005.Add(500 * time.Millisecond)}, t0000, t0010,
-			time.Time{}, 0, "less than a second apart"},
-		{"a last time with none after it", fixedSchedule{t0005}, t0000, t0010, t0005, 1, ""},
+		{
+			name: "none yet", schedule: every5, cj: cronJob(every5), now: t0005.Add(-time.Second),
+			earliest: created,
+		},
+		{
+			name: "the first time", schedule: every5, cj: cronJob(every5), now: t0005,
+			earliest: created, latest: &t0005,
+		},
+		{
+			name: "a few missed: the latest", schedule: every5, cj: cronJob(every5, withLastSchedule(t0005)), now: at("2026-01-05T00:31:00Z"),
+			earliest: t0005, latest: timePtr(at("2026-01-05T00:30:00Z")), missed: fewMissed,
+		},
+		{
+			name: "more than 100 missed", schedule: "* * * * *", cj: cronJob("* * * * *", withLastSchedule(t0000)), now: at("2026-01-05T01:41:00Z"),
+			earliest: t0000, latest: timePtr(at("2026-01-05T01:41:00Z")), missed: manyMissed,
+		},
+		{
+			name: "exactly 100 estimated is few", schedule: "* * * * *", cj: cronJob("* * * * *", withLastSchedule(t0000)), now: at("2026-01-05T01:40:59Z"),
+			earliest: t0000, latest: timePtr(at("2026-01-05T01:40:00Z")), missed: fewMissed,
+		},
+		{
+			name: "@every far behind lands on the grid of its first time after the last run", schedule: "@every 7m",
+			cj:       cronJob("@every 7m", withLastSchedule(at("2026-01-05T00:00:20Z"))),
+			now:      at("2026-01-05T00:00:20Z").Add(1003 * time.Minute),
+			earliest: at("2026-01-05T00:00:20Z"), latest: timePtr(at("2026-01-05T00:00:20Z").Add(143 * 7 * time.Minute)), missed: manyMissed,
+		},
+		{
+			name: "the starting deadline moves the earliest time up", schedule: every5,
+			cj: cronJob(every5, withLastSchedule(t0005), withDeadline(120)), now: at("2026-01-05T00:31:00Z"), withDeadline: true,
+			earliest: at("2026-01-05T00:29:00Z"), latest: timePtr(at("2026-01-05T00:30:00Z")),
+		},
+		{
+			name: "the starting deadline is ignored for the requeue", schedule: every5,
+			cj: cronJob(every5, withLastSchedule(t0005), withDeadline(120)), now: at("2026-01-05T00:31:00Z"),
+			earliest: t0005, latest: timePtr(at("2026-01-05T00:30:00Z")), missed: fewMissed,
+		},
+		{
+			name: "a negative deadline puts the earliest time after now", schedule: every5,
+			cj: cronJob(every5, withLastSchedule(t0005), withDeadline(-60)), now: t0015, withDeadline: true,
+			earliest: t0015.Add(time.Minute),
+		},
+		{
+			name: "a weekday schedule over a weekend: Volcano's estimate jumps past Friday's run and finds none", schedule: "0 9 * * 1-5",
+			cj:       cronJob("0 9 * * 1-5", withLastSchedule(at("2026-01-05T09:00:00Z"))),
+			now:      at("2026-01-12T08:00:00Z"),
+			earliest: at("2026-01-05T09:00:00Z"), missed: fewMissed,
+		},
+		{
+			name: "31 February never comes", schedule: "0 0 31 2 *", cj: cronJob("0 0 31 2 *"), now: t0005,
+			earliest: created, err: "less than 1 second",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w, err := scheduleWindow(tc.schedule, tc.earliest, tc.now)
-			if tc.wantError != "" {
-				assert.ErrorContains(t, err, tc.wantError)
-				return
-			}
+			sched, err := cron.ParseStandard("TZ=UTC " + tc.schedule)
 			require.NoError(t, err)
-			assert.True(t, tc.latest.Equal(w.latest), "latest %s, want %s", w.latest, tc.latest)
-			assert.Equal(t, tc.count, w.count)
-		})
-	}
-}
-
-// latestUpTo must agree with walking every schedule time.
-func TestLatestUpToAgreesWithAWalk(t *testing.T) {
-	for _, tc := range []struct {
-		schedule string
-		span     time.Duration // how far back the known time is
-	}{
-		{"* * * * *", 5 * 24 * time.Hour},
-		{"0 9 * * 1-5", 3 * 365 * 24 * time.Hour},
-		{"*/7 3-5 * * *", 400 * 24 * time.Hour},
-		{"0 0 29 2 *", 9 * 365 * 24 * time.Hour},
-		{"@every 97m", 400 * 24 * time.Hour},
-		{"@every 1s", 2 * time.Hour},
-		{"TZ=America/New_York 30 2 * * *", 3 * 365 * 24 * time.Hour},
-	} {
-		s := mustParse(t, tc.schedule)
-		for _, now := range []time.Time{at("2020-03-01T00:00:00Z"), at("2024-02-29T00:00:01Z"), at("2026-03-08T07:00:00.5Z")} {
-			known := s.Next(now.Add(-tc.span))
-			walked := known
-			for next := s.Next(walked); !next.After(now); next = s.Next(next) {
-				walked = next
+			u, err := unmetTimes(tc.cj, sched, tc.now, tc.withDeadline)
+			if tc.err != "" {
+				assert.ErrorContains(t, err, tc.err)
+			} else {
+				assert.NoError(t, err)
 			}
-			got := latestUpTo(s, known, now)
-			assert.True(t, walked.Equal(got), "%s up to %s: %s, want %s", tc.schedule, now, got, walked)
-		}
-	}
-}
-
-func TestEarliestConsidered(t *testing.T) {
-	now := at("2026-01-05T01:00:00Z")
-	for _, tc := range []struct {
-		name     string
-		last     *time.Time
-		deadline *int64
-		want     time.Time
-	}{
-		{"creation time", nil, nil, created},
-		{"last schedule time", &t0010, nil, t0010},
-		{"deadline later than the last run", &t0010, new(int64(60)), at("2026-01-05T00:59:00Z")},
-		{"deadline earlier than the last run", &t0010, new(int64(3600)), t0010},
-		{"deadline later than the creation", nil, new(int64(0)), now},
-		{"deadline too large for a duration", nil, new(int64(1 << 62)), created},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, earliestConsidered(tc.last, created, tc.deadline, now))
+			assert.True(t, tc.earliest.Equal(u.earliest), "earliest %s, want %s", u.earliest, tc.earliest)
+			if tc.latest == nil {
+				assert.Nil(t, u.latest, "latest")
+			} else if assert.NotNil(t, u.latest, "latest") {
+				assert.True(t, tc.latest.Equal(*u.latest), "latest %s, want %s", u.latest, tc.latest)
+			}
+			assert.Equal(t, tc.missed, u.missed, "missed")
 		})
 	}
 }
@@ -119,78 +103,133 @@ func TestEarliestConsidered(t *testing.T) {
 func TestRequeueAfter(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		schedule cron.Schedule
-		earliest time.Time
+		schedule string
+		cj       *vcjob.CronJob
 		now      time.Time
 		want     time.Duration
 	}{
-		{"next time after now", mustParse(t, "*/5 * * * *"), t0005, at("2026-01-05T00:07:00Z"), 3*time.Minute + delta},
-		{"earliest in the future", mustParse(t, "*/5 * * * *"), t0015, t0005, 15*time.Minute + delta},
-		{"missed times: after the latest", mustParse(t, "*/5 * * * *"), t0000, at("2026-01-05T00:12:00Z"), 3*time.Minute + delta},
-		{"@every counts from the latest time", mustParse(t, "@every 10m"), t0000, at("2026-01-05T00:12:00Z"), 8*time.Minute + delta},
-		{"no next time", fixedSchedule{t0005}, t0000, t0010, 0},
-		{"a broken schedule aims from now", fixedSchedule{t0010, t0010.Add(time.Millisecond)}, t0000, t0005, 5*time.Minute + delta},
+		{"from the creation when nothing was missed", every5, cronJob(every5), t0005.Add(-time.Minute), time.Minute + delta},
+		{"from the latest time when runs were missed", every5, cronJob(every5, withLastSchedule(t0005)), at("2026-01-05T00:31:00Z"), 4*time.Minute + delta},
+		{"from now when runs were missed but the estimate found none", "0 9 * * 1-5",
+			cronJob("0 9 * * 1-5", withLastSchedule(at("2026-01-05T09:00:00Z"))), at("2026-01-12T08:00:00Z"), time.Hour + delta},
+		{"from now when the schedule misbehaves: 31 February has no next time", "0 0 31 2 *", cronJob("0 0 31 2 *"), t0005,
+			time.Time{}.Add(delta).Sub(t0005)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, requeueAfter(tc.schedule, tc.earliest, tc.now))
+			sched, err := cron.ParseStandard("TZ=UTC " + tc.schedule)
+			require.NoError(t, err)
+			got := requeueAfter(tc.cj, sched, tc.now)
+			require.NotNil(t, got)
+			assert.Equal(t, tc.want, *got)
 		})
 	}
 }
 
-// A 02:30 schedule in New York across the 2026 changes: on 8 March clocks
-// jump from 02:00 to 03:00, so there is no 02:30 and no run; on 1 November
-// they fall back from 02:00 to 01:00, and 02:30 happens once. A 01:30
-// schedule runs twice on 1 November, as two jobs an hour apart.
-func TestDecideDaylightSaving(t *testing.T) {
-	ny := func(cj *vcjob.CronJob) { cj.Spec.TimeZone = new("America/New_York") }
-	nightly := "30 2 * * *"
-	mar7 := at("2026-03-07T02:30:00-05:00")
-	mar9 := at("2026-03-09T02:30:00-04:00")
-	oct31 := at("2026-10-31T02:30:00-04:00")
-	nov1 := at("2026-11-01T02:30:00-05:00")
-	first130 := at("2026-11-01T01:30:00-04:00")
-	second130 := at("2026-11-01T01:30:00-05:00")
-	runDecideCases(t, []decideCase{
-		{
-			name: "spring forward: no 02:30 on 8 March, next run on 9 March",
-			cj:   cronJob(nightly, created, ny, withLastSchedule(mar7)), now: at("2026-03-08T03:30:00-04:00"),
-			skipped: SkipNotDue, lastSchedule: &mar7,
-			requeue: 23*time.Hour + delta, // 03:30 EDT to 02:30 EDT the next day
-		},
-		{
-			name: "spring forward: the 9 March run",
-			cj:   cronJob(nightly, created, ny, withLastSchedule(mar7)), now: mar9,
-			due: &mar9, create: JobName("nightly", mar9), active: []string{JobName("nightly", mar9)}, lastSchedule: &mar9,
-			requeue: 24*time.Hour + delta,
-		},
-		{
-			name: "spring forward: the 7 March run waits 47 hours for the next",
-			cj:   cronJob(nightly, created, ny, withLastSchedule(at("2026-03-06T02:30:00-05:00"))), now: mar7,
-			due: &mar7, create: JobName("nightly", mar7), active: []string{JobName("nightly", mar7)}, lastSchedule: &mar7,
-			requeue: 47*time.Hour + delta,
-		},
-		{
-			name: "fall back: 02:30 runs once, 25 hours after the day before",
-			cj:   cronJob(nightly, created, ny, withLastSchedule(oct31)), now: nov1,
-			due: &nov1, create: JobName("nightly", nov1), active: []string{JobName("nightly", nov1)}, lastSchedule: &nov1,
-			requeue: 24*time.Hour + delta,
-		},
-		{
-			name: "fall back: 01:30 runs a first time (EDT)",
-			cj:   cronJob("30 1 * * *", created, ny, withLastSchedule(at("2026-10-31T01:30:00-04:00"))), now: first130,
-			due: &first130, create: JobName("nightly", first130), active: []string{JobName("nightly", first130)},
-			lastSchedule: &first130, requeue: time.Hour + delta,
-		},
-		{
-			name: "fall back: 01:30 runs a second time (EST), as another job",
-			cj:   cronJob("30 1 * * *", created, ny, withLastSchedule(first130)), now: second130,
-			due: &second130, create: JobName("nightly", second130), active: []string{JobName("nightly", second130)},
-			lastSchedule: &second130, requeue: 24*time.Hour + delta,
-		},
-	})
+func TestParseStandard(t *testing.T) {
+	kolkata, err := time.LoadLocation("Asia/Kolkata")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		spec     string
+		location *time.Location // nil: not a SpecSchedule
+		err      string
+		panics   bool
+	}{
+		{spec: "0 2 * * *", location: kolkata},
+		{spec: "@daily", location: kolkata},
+		{spec: "TZ=Local 0 2 * * *", location: kolkata},
+		{spec: "TZ=UTC 0 2 * * *", location: time.UTC},
+		{spec: "TZ= 0 2 * * *", location: time.UTC},
+		{spec: "CRON_TZ=Asia/Kolkata 0 2 * * *", location: kolkata},
+		{spec: "@every 90m"},
+		{spec: "TZ=Nowhere/Land 0 2 * * *", err: "provided bad location"},
+		{spec: "61 * * * *", err: "end of range (61) above maximum (59)"},
+		{spec: "", err: "empty spec string"},
+		{spec: "TZ=UTC", err: "slice bounds out of range [:-1]", panics: true},
+	} {
+		t.Run(tc.spec, func(t *testing.T) {
+			sched, err := parseStandard(tc.spec, kolkata)
+			if tc.err != "" {
+				assert.ErrorContains(t, err, tc.err)
+				assert.Equal(t, tc.panics, errors.Is(err, ErrPanic))
+				return
+			}
+			require.NoError(t, err)
+			spec, ok := sched.(*cron.SpecSchedule)
+			if tc.location == nil {
+				assert.False(t, ok, "an @every schedule has no zone")
+				return
+			}
+			require.True(t, ok)
+			assert.Equal(t, tc.location.String(), spec.Location.String())
+		})
+	}
+}
 
-	d := Decide(cronJob(nightly, created, ny, withLastSchedule(oct31)), nil, nov1)
-	require.NotNil(t, d.Create)
-	assert.Equal(t, "2026-11-01T02:30:00-05:00", d.Create.Annotations[vcjob.CronJobScheduledTimeKey])
-	assert.NotEqual(t, JobName("nightly", first130), JobName("nightly", second130))
+func TestLoadZone(t *testing.T) {
+	kolkata, err := time.LoadLocation("Asia/Kolkata")
+	require.NoError(t, err)
+	got, err := loadZone("Local", kolkata)
+	require.NoError(t, err)
+	assert.Equal(t, kolkata, got, "Local is the controller's zone, never the machine's")
+	got, err = loadZone("", kolkata)
+	require.NoError(t, err)
+	assert.Equal(t, time.UTC, got)
+	_, err = loadZone("utc", kolkata)
+	assert.ErrorContains(t, err, "unknown time zone utc")
+}
+
+// RefuseMachineZones refuses timeZone "" and "Local" as unknown zones are
+// refused; Volcano takes them.
+func TestRefuseMachineZones(t *testing.T) {
+	for _, zone := range []string{"", "Local"} {
+		t.Run(zone, func(t *testing.T) {
+			cj := cronJob(every5, withZone(zone))
+			d := Decide(cj, nil, t0005)
+			assert.NoError(t, d.Err)
+			assert.NotNil(t, d.JobToCreate())
+
+			d = DecideWith(cj, nil, t0005, Options{RefuseMachineZones: true})
+			assert.ErrorContains(t, d.Err, "spec.timeZone")
+			assert.Nil(t, d.JobToCreate())
+			if assert.Len(t, d.Events, 1) {
+				assert.Equal(t, record.Warning, d.Events[0].Type)
+				assert.Equal(t, "InvalidTimeZone", d.Events[0].Reason)
+				assert.True(t, contains(d.Events[0].Message, `Invalid time zone "`+zone+`"`, "controller's own zone"), d.Events[0].Message)
+			}
+		})
+	}
+	d := DecideWith(cronJob(every5), nil, t0005, Options{RefuseMachineZones: true})
+	assert.NoError(t, d.Err, "an unset timeZone is not refused")
+}
+
+// lastUpTo finds what walking the schedule from a known time finds.
+func TestPropertyLastUpToIsTheWalk(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		zone := rapid.SampledFrom([]string{"UTC", "America/New_York", "Europe/London", "Australia/Lord_Howe"}).Draw(t, "zone")
+		sched, err := cron.ParseStandard("TZ=" + zone + " " + drawSchedule(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		known := sched.Next(drawStart(t))
+		now := known.Add(time.Duration(rapid.Int64Range(0, 40*24*3600).Draw(t, "after")) * time.Second)
+		walked := known
+		for next := sched.Next(walked); !next.IsZero() && !next.After(now); next = sched.Next(walked) {
+			walked = next
+		}
+		if got := lastUpTo(sched, known, now); !got.Equal(walked) {
+			t.Fatalf("lastUpTo %s, the walk %s", got, walked)
+		}
+	})
+}
+
+// A cronjob without a creation time: Volcano's estimate lands centuries
+// back (the time since year 1 does not fit a time.Duration) and its walk
+// takes minutes; Decide finds the same run at once.
+func TestDecideWithoutCreationTime(t *testing.T) {
+	cj := cronJob(every5, func(cj *vcjob.CronJob) { cj.CreationTimestamp = metav1.Time{} })
+	start := time.Now()
+	d := Decide(cj, nil, t0005.Add(time.Minute))
+	assert.Less(t, time.Since(start), 10*time.Second)
+	require.NotNil(t, d.Due)
+	assert.True(t, d.Due.Equal(t0005), "due %s", d.Due)
 }

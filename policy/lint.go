@@ -121,6 +121,8 @@ var checks = []Check{
 	{CodePodNameTooLong, SeverityWarning, "a pod name <job>-<task>-<index> longer than 63 characters: Volcano's webhook checks one name per task, but the pod (its hostname, with the svc plugin) cannot be created"},
 	{CodeCronScheduleNeverFires, SeverityError, "a CronJob schedule on a date that never exists (30 February): Volcano admits it, and it never runs"},
 	{CodeCronJobTemplateInvalid, SeverityError, "a CronJob job template that Volcano's Job webhook refuses: the CronJob is admitted, and every run fails to create its Job"},
+	{CodeCronTimeZoneUnset, SeverityInfo, "a CronJob without timeZone: Volcano reads its schedule in the zone of the controller process, which the CronJob does not say"},
+	{CodeCronForbidAbortedRun, SeverityWarning, "Forbid with a job template that can abort: Volcano counts an Aborted run as active, so it holds every later run back until the job is resumed or deleted"},
 	{CodeSemanticsAnnotationInvalid, SeverityError, "the vcjob.dev/semantics annotation does not parse: decisions ignore it"},
 	{CodeExtensionsInvalid, SeverityError, "the vcjob.dev/policy annotation does not decode or validate: decisions get no extension (or a wrong one)"},
 	{CodeFinishedNotCounted, SeverityWarning, "a minSuccess job with kills that keep Succeeded pods: Volcano zeroes their count (volcano#4616); the count-finished-after-kill correction keeps it"},

@@ -22,6 +22,8 @@ const (
 	CodePodNameTooLong              = "pod-name-too-long"
 	CodeCronScheduleNeverFires      = "cron-schedule-never-fires"
 	CodeCronJobTemplateInvalid      = "cron-job-template-invalid"
+	CodeCronTimeZoneUnset           = "cron-time-zone-unset"
+	CodeCronForbidAbortedRun        = "cron-forbid-aborted-run"
 )
 
 // admission lints what Volcano admits but should not have (package
@@ -129,16 +131,29 @@ func qosClass(spec *corev1.PodSpec) corev1.PodQOSClass {
 // Job name: eight digits, the width of minutes since the epoch until 2160.
 const cronJobNameSample = "-99999999"
 
-// LintCronJob reports what Volcano admits of a CronJob but will not work:
-// a schedule that never fires, and a job template that Volcano's Job
-// webhook refuses (each error of validation.ValidateJob on the Job a run
-// creates, named <cronjob>-<minute> and defaulted), plus Lint's findings on
-// that Job, all under spec.jobTemplate.
+// LintCronJob reports what Volcano admits of a CronJob but will not work,
+// or works otherwise than it reads: a schedule that never fires; no
+// timeZone, which Volcano's controller reads as its own process's zone;
+// Forbid with a template that can abort, whose Aborted run Volcano keeps
+// active for good; and a job template that Volcano's Job webhook refuses
+// (each error of validation.ValidateJob on the Job a run creates, named
+// <cronjob>-<minute> and defaulted), plus Lint's findings on that Job, all
+// under spec.jobTemplate.
 func LintCronJob(cj *vcjob.CronJob) []Finding {
 	if cj == nil {
 		return nil
 	}
 	var l linter
+	if cj.Spec.TimeZone == nil && !strings.Contains(cj.Spec.Schedule, "TZ") {
+		l.add(field.NewPath("spec", "timeZone"), CodeCronTimeZoneUnset,
+			"no timeZone: Volcano runs %q in the zone of its controller process (its TZ, often UTC) and writes each run's scheduled-timestamp annotation in UTC; set timeZone to say which zone is meant", cj.Spec.Schedule)
+	}
+	if cj.Spec.ConcurrencyPolicy == vcjob.ForbidConcurrent {
+		if path := abortPolicy(&cj.Spec.JobTemplate.Spec); path != nil {
+			l.add(path, CodeCronForbidAbortedRun,
+				"a run can end Aborted (AbortJob), and Volcano's CronJob controller counts an Aborted job as running: under Forbid it holds every later run back until the job is resumed or deleted")
+		}
+	}
 	if sched, err := cron.ParseStandard(cj.Spec.Schedule); err == nil && !strings.Contains(cj.Spec.Schedule, "TZ") {
 		// robfig/cron looks five years ahead: from 1970 that includes a
 		// 29 February, so only a date that never exists finds nothing.
@@ -170,4 +185,23 @@ func LintCronJob(cj *vcjob.CronJob) []Finding {
 		l.out = append(l.out, f)
 	}
 	return l.out
+}
+
+// abortPolicy is the path of the template's first AbortJob action, nil for
+// none.
+func abortPolicy(spec *vcjob.JobSpec) *field.Path {
+	base := field.NewPath("spec", "jobTemplate", "spec")
+	for i, p := range spec.Policies {
+		if p.Action == vcjob.AbortJobAction {
+			return base.Child("policies").Index(i).Child("action")
+		}
+	}
+	for t := range spec.Tasks {
+		for i, p := range spec.Tasks[t].Policies {
+			if p.Action == vcjob.AbortJobAction {
+				return base.Child("tasks").Index(t).Child("policies").Index(i).Child("action")
+			}
+		}
+	}
+	return nil
 }

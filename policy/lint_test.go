@@ -584,6 +584,7 @@ type cronLintCase struct {
 	name     string
 	schedule string
 	mutate   func(j *vcjob.JobSpec)
+	cronJob  func(cj *vcjob.CronJobSpec)
 	want     []string
 }
 
@@ -600,6 +601,14 @@ func cronLintCases() []cronLintCase {
 		{name: "the template's own findings", schedule: "@hourly",
 			mutate: func(j *vcjob.JobSpec) { j.Tasks[1].Policies[1].Timeout = nil },
 			want:   []string{at(policy.CodePendingWithoutTimeout, "spec.jobTemplate.spec.tasks[1].policies[1].event")}},
+		{name: "no timeZone: the controller's zone", schedule: "30 2 * * *",
+			cronJob: func(cj *vcjob.CronJobSpec) { cj.TimeZone = nil },
+			want:    []string{at(policy.CodeCronTimeZoneUnset, "spec.timeZone")}},
+		{name: "Forbid with a template that aborts", schedule: "30 2 * * *",
+			cronJob: func(cj *vcjob.CronJobSpec) { cj.ConcurrencyPolicy = vcjob.ForbidConcurrent },
+			want:    []string{at(policy.CodeCronForbidAbortedRun, "spec.jobTemplate.spec.tasks[1].policies[1].action")}},
+		{name: "Replace with the same template: the next run deletes an Aborted one", schedule: "30 2 * * *",
+			cronJob: func(cj *vcjob.CronJobSpec) { cj.ConcurrencyPolicy = vcjob.ReplaceConcurrent }},
 	}
 }
 
@@ -609,9 +618,12 @@ func TestLintCronJob(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			job := ddpJob()
 			cj := &vcjob.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "nightly", Namespace: "ml"},
-				Spec: vcjob.CronJobSpec{Schedule: tc.schedule, JobTemplate: vcjob.JobTemplateSpec{Spec: job.Spec}}}
+				Spec: vcjob.CronJobSpec{Schedule: tc.schedule, TimeZone: new("Europe/Paris"), JobTemplate: vcjob.JobTemplateSpec{Spec: job.Spec}}}
 			if tc.mutate != nil {
 				tc.mutate(&cj.Spec.JobTemplate.Spec)
+			}
+			if tc.cronJob != nil {
+				tc.cronJob(&cj.Spec)
 			}
 			vcjob.SetCronJobDefaults(cj)
 			require.Empty(t, validation.ValidateCronJob(cj), "Volcano admits every case")

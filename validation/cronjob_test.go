@@ -153,3 +153,49 @@ func TestValidateCronJobNil(t *testing.T) {
 	require.Len(t, errs, 1)
 	assert.Equal(t, field.ErrorTypeRequired, errs[0].Type)
 }
+
+// A task's template written as `template:` with nothing under it is null,
+// which the CRD's schema refuses as not an object; a template left out is
+// admitted (and every run's Job then fails Volcano's Job webhook, which
+// policy.LintCronJob reports). Only the decoded manifest can tell the two
+// apart.
+func TestValidateCronJobNullPodTemplate(t *testing.T) {
+	manifest := func(template string) []byte {
+		return []byte(`apiVersion: batch.volcano.sh/v1alpha1
+kind: CronJob
+metadata: {name: nightly, namespace: ml}
+spec:
+  schedule: "@hourly"
+  jobTemplate:
+    spec:
+      tasks:
+      - name: main
+        replicas: 1
+        template: {spec: {containers: [{name: main, image: busybox}]}}
+      - name: worker
+        replicas: 1
+` + template)
+	}
+	for _, tc := range []struct {
+		name     string
+		template string
+		want     []cronErr
+	}{
+		{"null", "        template:\n", []cronErr{{field.ErrorTypeTypeInvalid, "spec.jobTemplate.spec.tasks[1].template"}}},
+		{"null, written out", "        template: null\n", []cronErr{{field.ErrorTypeTypeInvalid, "spec.jobTemplate.spec.tasks[1].template"}}},
+		{"left out", "", []cronErr{}},
+		{"empty", "        template: {}\n", []cronErr{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cj, err := vcjob.DecodeCronJob(manifest(tc.template))
+			require.NoError(t, err)
+			vcjob.SetCronJobDefaults(cj)
+			errs := ValidateCronJob(cj)
+			assert.ElementsMatch(t, tc.want, cronErrs(errs), "errors: %v", errs)
+			if len(tc.want) > 0 && assert.NotEmpty(t, errs) {
+				assert.Equal(t, `spec.jobTemplate.spec.tasks[1].template: Invalid value: "null": must be of type object: "null"`, errs[0].Error())
+			}
+			assert.Equal(t, ValidateCronJob(cj), ValidateCronJob(cj.DeepCopy()), "a copy keeps what the manifest said")
+		})
+	}
+}

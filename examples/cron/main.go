@@ -2,7 +2,7 @@
 // decodes a CronJob manifest, then syncs it whenever the controller would
 // (at each RequeueAfter, and when one of its jobs finishes) and prints every
 // decision: the runs started, held back or missed, the jobs deleted, the
-// warnings, and when the next sync is due. Each job runs for -runs-for and
+// Warning events, and when the next sync is due. Each job runs for -runs-for and
 // then completes, or fails when -fail-every says so.
 //
 //	go run ./examples/cron -cronjob examples/cron/nightly.yaml \
@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cronjob"
 	"github.com/vcjob/vcjob/examples/timeline"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -135,18 +137,19 @@ func loadCronJob(path string) (*vcjob.CronJob, error) {
 // job is a job in the played cluster: it runs until finishAt, then has
 // outcome.
 type job struct {
-	state    cronjob.JobState
+	created  *vcjob.Job
 	finishAt time.Time
 	outcome  vcjob.JobPhase
 }
 
-func (j job) at(now time.Time) cronjob.JobState {
-	s := j.state
-	s.Phase = vcjob.Running
+// at is the job as the Job lister shows it at now.
+func (j job) at(now time.Time) *vcjob.Job {
+	listed := j.created.DeepCopy()
+	listed.Status.State = vcjob.JobState{Phase: vcjob.Running, LastTransitionTime: listed.CreationTimestamp}
 	if !now.Before(j.finishAt) {
-		s.Phase, s.FinishedAt = j.outcome, j.finishAt
+		listed.Status.State = vcjob.JobState{Phase: j.outcome, LastTransitionTime: metav1.NewTime(j.finishAt)}
 	}
-	return s
+	return listed
 }
 
 func run(args []string, stdout, stderr io.Writer) error {
@@ -183,55 +186,53 @@ func run(args []string, stdout, stderr io.Writer) error {
 			p.line(now, "stopping after %d syncs; narrow the window", maxSyncs)
 			break
 		}
-		states := make([]cronjob.JobState, len(jobs))
+		listed := make([]*vcjob.Job, len(jobs))
 		for i, j := range jobs {
-			states[i] = j.at(now)
+			listed[i] = j.at(now)
 		}
-		d := cronjob.Decide(cj, states, now)
+		d := cronjob.Decide(cj, listed, now)
+
+		// Apply it as the controller does, call by call. The played API
+		// server agrees with the lister; the create's answer carries the
+		// UID it gives the job, for status.active.
+		for i := 0; i < len(d.Calls); i++ {
+			switch c := d.Calls[i]; c.Verb {
+			case cronjob.VerbDelete:
+				jobs = slices.DeleteFunc(jobs, func(j job) bool { return j.created.Name == c.Name })
+			case cronjob.VerbCreate:
+				started++
+				created := c.Job.DeepCopy()
+				created.Namespace = c.Namespace
+				created.UID = types.UID(fmt.Sprintf("uid-%d", started))
+				created.CreationTimestamp = metav1.NewTime(now)
+				outcome := vcjob.Completed
+				if opts.failEvery > 0 && started%opts.failEvery == 0 {
+					outcome = vcjob.Failed
+				}
+				jobs = append(jobs, job{created: created, finishAt: now.Add(opts.runsFor), outcome: outcome})
+				d = d.Answer(i, cronjob.Answer{Job: created})
+			}
+		}
 		p.decision(now, d)
 		if page != nil {
 			page.Observe(now, d, func(name string) bool {
-				for _, j := range jobs {
-					if j.state.Name == name {
-						return now.Before(j.finishAt)
+				for _, j := range listed {
+					if j.Name == name {
+						return j.Status.State.Phase == vcjob.Running
 					}
 				}
 				return false
 			})
 		}
-
-		// Apply it as the controller does: delete, create, write the status.
-		for _, name := range d.Delete {
-			for i := range jobs {
-				if jobs[i].state.Name == name {
-					jobs = append(jobs[:i], jobs[i+1:]...)
-					break
-				}
-			}
+		if d.WriteStatus {
+			cj.Status = d.Status
 		}
-		if d.Create != nil {
-			started++
-			state := cronjob.JobStateOf(d.Create)
-			state.UID = types.UID(fmt.Sprintf("uid-%d", started))
-			state.CreationTimestamp = now
-			outcome := vcjob.Completed
-			if opts.failEvery > 0 && started%opts.failEvery == 0 {
-				outcome = vcjob.Failed
-			}
-			jobs = append(jobs, job{state: state, finishAt: now.Add(opts.runsFor), outcome: outcome})
-			for i := range d.Status.Active {
-				if d.Status.Active[i].Name == d.Create.Name {
-					d.Status.Active[i].UID = state.UID // from the API server's answer
-				}
-			}
-		}
-		cj.Status = d.Status
 
 		// The next sync: the requeue, or a job finishing (a job update
 		// wakes the controller), whichever comes first.
 		var next time.Time
-		if d.RequeueAfter > 0 {
-			next = now.Add(d.RequeueAfter)
+		if d.RequeueAfter != nil {
+			next = now.Add(max(*d.RequeueAfter, 0))
 		}
 		for _, j := range jobs {
 			if j.finishAt.After(now) && (next.IsZero() || j.finishAt.Before(next)) {
@@ -244,9 +245,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		for _, j := range jobs {
 			if j.finishAt.After(now) && !j.finishAt.After(next) && !next.After(opts.to) {
-				p.line(j.finishAt, "%s finished: %s", j.state.Name, j.outcome)
+				p.line(j.finishAt, "%s finished: %s", j.created.Name, j.outcome)
 				if page != nil {
-					page.Finished(j.state.Name, j.finishAt, string(j.outcome))
+					page.Finished(j.created.Name, j.finishAt, string(j.outcome))
 				}
 			}
 		}
@@ -284,24 +285,34 @@ func (p *printer) line(at time.Time, format string, args ...any) {
 
 func (p *printer) decision(now time.Time, d cronjob.Decision) {
 	var parts []string
-	switch {
-	case d.Create != nil:
-		parts = append(parts, fmt.Sprintf("start %s for %s", d.Create.Name, p.clock(*d.Due)))
+	switch created := d.JobToCreate(); {
+	case created != nil && d.Skipped == "":
+		parts = append(parts, fmt.Sprintf("start %s for %s", created.Name, p.clock(*d.Due)))
 	case d.Due != nil:
 		parts = append(parts, fmt.Sprintf("skip the %s run: %s", p.clock(*d.Due), d.Skipped))
 	default:
 		parts = append(parts, string(d.Skipped))
 	}
-	if len(d.Delete) > 0 {
-		parts = append(parts, "delete "+strings.Join(d.Delete, ", "))
+	var deleted []string
+	for _, c := range d.JobsToDelete() {
+		deleted = append(deleted, c.Name)
 	}
-	parts = append(parts, fmt.Sprintf("active %d", len(d.Status.Active)))
-	if d.RequeueAfter > 0 {
-		parts = append(parts, "next sync at "+p.clock(now.Add(d.RequeueAfter)))
+	if len(deleted) > 0 {
+		parts = append(parts, "delete "+strings.Join(deleted, ", "))
+	}
+	status := d.Status
+	parts = append(parts, fmt.Sprintf("active %d", len(status.Active)))
+	if d.RequeueAfter != nil {
+		parts = append(parts, "next sync at "+p.clock(now.Add(*d.RequeueAfter)))
+	}
+	if d.Err != nil {
+		parts = append(parts, "failed: "+d.Err.Error())
 	}
 	p.line(now, "sync: %s", strings.Join(parts, "; "))
-	for _, w := range d.Warnings {
-		p.line(now, "  warning: %s", w)
+	for _, e := range d.Events {
+		if e.Type != record.Normal {
+			p.line(now, "  %s %s: %s", e.Type, e.Reason, e.Message)
+		}
 	}
 }
 

@@ -32,14 +32,16 @@ func TestNightlyAcrossSpringForward(t *testing.T) {
 	assert.True(t, strings.HasPrefix(out, `cronjob ml/nightly-train: "30 2 * * *" in America/New_York, Forbid, starting deadline 10m0s`), out)
 }
 
-// A job running for 30 hours holds the next run back (Forbid); once it
-// finishes the held run is past its 10-minute deadline.
+// A job running for 30 hours holds the next run back (Forbid, with
+// Volcano's warning); once it finishes the held run is past its 10-minute
+// deadline, so no run is due.
 func TestNightlyForbidAndDeadline(t *testing.T) {
 	out := play(t, "-cronjob", "nightly.yaml", "-from", "2026-03-06T00:00:00-05:00", "-to", "2026-03-08T00:00:00-05:00", "-runs-for", "30h")
 	assert.Equal(t, []string{
 		"2026-03-07 02:30:00.100 EST  sync: skip the 2026-03-07 02:30:00 EST run: forbid-concurrent; active 1; next sync at 2026-03-09 02:30:00 EDT",
+		"2026-03-07 02:30:00.100 EST    Warning ForbidConcurrent: Skipping job creation because another job is already running",
 		"2026-03-07 08:30:00.100 EST  nightly-train-29546370 finished: Completed",
-		"2026-03-07 08:30:00.100 EST  sync: deadline-passed; active 0; next sync at 2026-03-09 02:30:00 EDT",
+		"2026-03-07 08:30:00.100 EST  sync: not-due; active 0; next sync at 2026-03-09 02:30:00 EDT",
 	}, linesWithPrefix(out, "2026-03-07"))
 }
 

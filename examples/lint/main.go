@@ -233,7 +233,8 @@ func lintCronJob(doc []byte, first int, explain, lenient bool) (report, error) {
 	r.Kind, r.Job, r.Dropped = vcjob.CronJobKind, displayName(cj.ObjectMeta), dropped
 	// The CronJob's own findings; those of its template are above.
 	for _, f := range policy.LintCronJob(cj) {
-		if f.Code == policy.CodeCronScheduleNeverFires || f.Code == policy.CodeCronJobTemplateInvalid {
+		switch f.Code {
+		case policy.CodeCronScheduleNeverFires, policy.CodeCronJobTemplateInvalid, policy.CodeCronTimeZoneUnset, policy.CodeCronForbidAbortedRun:
 			r.Findings = append(r.Findings, f)
 		}
 	}

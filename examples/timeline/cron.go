@@ -158,9 +158,9 @@ document.getElementById('cron').addEventListener('click', function (e) {
 // due run it skipped, and the jobs it deleted (running says whether a job
 // was still running, which makes its deletion a replacement).
 func (cw *CronWindow) Observe(now time.Time, d cronjob.Decision, running func(job string) bool) {
-	switch {
-	case d.Create != nil && d.Due != nil:
-		cw.Runs = append(cw.Runs, CronRun{Scheduled: *d.Due, Job: d.Create.Name, Started: now, Outcome: "Running"})
+	switch created := d.JobToCreate(); {
+	case d.Due != nil && created != nil && d.Skipped == "":
+		cw.Runs = append(cw.Runs, CronRun{Scheduled: *d.Due, Job: created.Name, Started: now, Outcome: "Running"})
 	case d.Due != nil:
 		for _, r := range cw.Runs {
 			if r.Job == "" && r.Scheduled.Equal(*d.Due) && r.Skipped == string(d.Skipped) {
@@ -169,14 +169,14 @@ func (cw *CronWindow) Observe(now time.Time, d cronjob.Decision, running func(jo
 		}
 		cw.Runs = append(cw.Runs, CronRun{Scheduled: *d.Due, Skipped: string(d.Skipped)})
 	}
-	for _, name := range d.Delete {
+	for _, del := range d.JobsToDelete() {
 		for i := range cw.Runs {
 			r := &cw.Runs[i]
-			if r.Job != name {
+			if r.Job != del.Name {
 				continue
 			}
 			r.Deleted = now
-			if running(name) {
+			if running(del.Name) {
 				r.Finished, r.Outcome = now, "Replaced"
 			}
 		}
