@@ -1,6 +1,7 @@
 package rapidgen_test
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strconv"
@@ -116,7 +117,7 @@ type stepOf struct {
 func runStep(t *testing.T, ctl *controller, req vcjob.Request) stepOf {
 	t.Helper()
 	s := stepOf{before: ctl.cluster.Job("ns", "j"), pods: ctl.cluster.Pods("ns", "j")}
-	s.rec = ctl.step.Process(req, ctl.cluster.Now.Time)
+	s.rec = ctl.step.Process(context.Background(), req, ctl.cluster.Now.Time)
 	s.after = ctl.cluster.Job("ns", "j")
 	require.NoError(t, rapidgen.CheckStep(s.before, s.after, s.rec), "the real step is fine")
 	require.NoError(t, rapidgen.CheckEffects(s.before, s.pods, s.rec), "the real step is fine")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -91,7 +92,7 @@ func replayStep(c *Case, recount bool) (Got, error) {
 	// A recorded request omits the job it is for: the case is about one job.
 	req := c.Request
 	req.Namespace, req.JobName = job.Namespace, job.Name
-	rec := step.Process(req, recordedAt.Time)
+	rec := step.Process(context.Background(), req, recordedAt.Time)
 	if rec.Skipped != "" {
 		return Got{}, fmt.Errorf("step skipped the request: %s", rec.Skipped)
 	}
@@ -142,7 +143,7 @@ func replayDirect(c *Case, recount bool) (Got, error) {
 		got.Status = statusOf(job.Status)
 		return got, nil
 	}
-	if _, err := statemachine.Execute(cl, ji, d.Action, d.Target); err != nil {
+	if _, err := statemachine.Execute(context.Background(), cl, ji, d.Action, d.Target); err != nil {
 		got.Error = true
 	}
 	return collect(c, got, cl, &job)

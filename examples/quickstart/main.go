@@ -8,6 +8,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"os"
@@ -175,7 +176,7 @@ func (w *world) step(req vcjob.Request) error {
 		fmt.Printf(" after %s (scheduled, not run)\n\n", d.Delay)
 		return nil
 	}
-	if _, err := statemachine.Execute(w.c, ji, d.Action, d.Target); err != nil {
+	if _, err := statemachine.Execute(context.Background(), w.c, ji, d.Action, d.Target); err != nil {
 		return err
 	}
 	after := w.c.Job(w.ns, w.name).Status

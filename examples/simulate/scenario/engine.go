@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -35,6 +36,8 @@ var Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // changes feed the cache's handlers as an informer would, the requests go
 // through the worker step, and delayed actions fire as the clock advances.
 type sim struct {
+	// ctx is the context of every step: a simulation is never stopped.
+	ctx     context.Context
 	ns, job string
 	now     time.Time
 	cluster *memcluster.Cluster
@@ -50,7 +53,7 @@ type sim struct {
 // newSim starts a simulation deciding under the semantics sem (the
 // embedder's choice; the job's own annotation applies on top).
 func newSim(job *vcjob.Job, out Observer, sem vcjob.Semantics) (*sim, error) {
-	s := &sim{ns: job.Namespace, job: job.Name, now: Start, out: out}
+	s := &sim{ctx: context.Background(), ns: job.Namespace, job: job.Name, now: Start, out: out}
 	var pods int32
 	for _, t := range job.Spec.Tasks {
 		pods += t.Replicas
@@ -232,7 +235,7 @@ func (s *sim) advance(d time.Duration) error {
 		}
 		s.setNow(next)
 		for _, e := range s.step.Delays.Due(next) {
-			s.out.Record(s.step.Fire(e, s.now))
+			s.out.Record(s.step.Fire(s.ctx, e, s.now))
 			if err := s.settle(); err != nil {
 				return err
 			}
@@ -261,7 +264,7 @@ func (s *sim) settle() error {
 		}
 		req := s.queue[0]
 		s.queue = s.queue[1:]
-		s.out.Record(s.step.Process(req, s.now))
+		s.out.Record(s.step.Process(s.ctx, req, s.now))
 	}
 }
 

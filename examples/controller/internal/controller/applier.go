@@ -62,25 +62,27 @@ type Applier struct {
 
 var _ statemachine.Applier = (*Applier)(nil)
 
-func (a *Applier) ctx() (context.Context, context.CancelFunc) {
+// ctx bounds one API call of a step by the Timeout, within the step's
+// context: a controller asked to stop (or that lost its lease) stops the
+// call, the step fails with the context's error, and the next leader's
+// syncs, planned afresh from what the API server holds, finish the work
+// (see the statemachine package doc).
+func (a *Applier) ctx(parent context.Context) (context.Context, context.CancelFunc) {
 	t := a.Timeout
 	if t == 0 {
 		t = 30 * time.Second
 	}
-	// Not the controller's context: a call under way when the controller
-	// is asked to stop is let finish, so the step it belongs to either
-	// happened or failed as a whole as far as the API server knows.
-	return context.WithTimeout(context.Background(), t)
+	return context.WithTimeout(parent, t)
 }
 
 // PodGroupState implements statemachine.Applier: the job's PodGroup (new
 // name, then the legacy one) as the informer sees it.
-func (a *Applier) PodGroupState(job *vcjob.Job) (statemachine.PodGroupState, error) {
+func (a *Applier) PodGroupState(_ context.Context, job *vcjob.Job) (statemachine.PodGroupState, error) {
 	pg, found, err := a.findPodGroup(job)
 	if err != nil || !found {
 		return statemachine.PodGroupState{}, err
 	}
-	return statemachine.PodGroupState{Exists: true, Phase: pg.Status.Phase}, nil
+	return statemachine.PodGroupState{Exists: true, Phase: pg.Status.Phase, Conditions: pg.Status.Conditions}, nil
 }
 
 func (a *Applier) findPodGroup(job *vcjob.Job) (*podgroup.PodGroup, bool, error) {
@@ -95,7 +97,7 @@ func (a *Applier) findPodGroup(job *vcjob.Job) (*podgroup.PodGroup, bool, error)
 // object's resourceVersion (a conflict fails the step, which is
 // requeued), so fields this controller does not know (status conditions,
 // newer spec fields) survive, with no read before the write.
-func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
+func (a *Applier) ApplyPodGroup(ctx context.Context, desired *podgroup.PodGroup) error {
 	job := &vcjob.Job{ObjectMeta: metav1.ObjectMeta{Namespace: desired.Namespace, Name: desired.Name}}
 	if o := metav1.GetControllerOf(desired); o != nil {
 		job.Name, job.UID = o.Name, o.UID
@@ -113,7 +115,7 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 			// a create would be answered 409.
 			return nil
 		}
-		ctx, cancel := a.ctx()
+		ctx, cancel := a.ctx(ctx)
 		defer cancel()
 		pg := desired.DeepCopy()
 		pg.Status = podgroup.Status{}
@@ -139,7 +141,7 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := a.ctx()
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	_, err = a.Volcano.PodGroups(desired.Namespace).Patch(ctx, existing.Name, types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: FieldManager})
 	return err
@@ -196,7 +198,7 @@ func specFields(spec *podgroup.Spec) (map[string]json.RawMessage, error) {
 // event of a finished job is a kill, and without the look-up each one
 // would send a delete answered NotFound (Volcano looks in its PodGroup
 // lister too).
-func (a *Applier) DeletePodGroup(job *vcjob.Job) (bool, error) {
+func (a *Applier) DeletePodGroup(ctx context.Context, job *vcjob.Job) (bool, error) {
 	name := podgroup.Name(job)
 	var uid types.UID
 	if a.PodGroups != nil {
@@ -213,7 +215,7 @@ func (a *Applier) DeletePodGroup(job *vcjob.Job) (bool, error) {
 			uid = pg.UID
 		}
 	}
-	ctx, cancel := a.ctx()
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	err := a.Volcano.PodGroups(job.Namespace).Delete(ctx, name, metav1.DeleteOptions{})
 	switch {
@@ -233,22 +235,22 @@ func (a *Applier) DeletePodGroup(job *vcjob.Job) (bool, error) {
 // fought over). A Secret (the ssh plugin's key pair) is only created: an
 // existing one is kept, so pods already running never see their keys
 // rotated under them. Deletes treat NotFound as done.
-func (a *Applier) ApplyObjects(objs plugins.Objects) error {
+func (a *Applier) ApplyObjects(ctx context.Context, objs plugins.Objects) error {
 	for _, o := range objs.Apply {
-		if err := a.applyObject(o); err != nil {
+		if err := a.applyObject(ctx, o); err != nil {
 			return err
 		}
 	}
 	for _, r := range objs.Delete {
-		if err := a.deleteObject(r); err != nil {
+		if err := a.deleteObject(ctx, r); err != nil {
 			return fmt.Errorf("delete %s: %w", r, err)
 		}
 	}
 	return nil
 }
 
-func (a *Applier) applyObject(obj runtime.Object) error {
-	ctx, cancel := a.ctx()
+func (a *Applier) applyObject(ctx context.Context, obj runtime.Object) error {
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	if s, ok := obj.(*corev1.Secret); ok {
 		_, err := a.Kube.CoreV1().Secrets(s.Namespace).Create(ctx, s, metav1.CreateOptions{FieldManager: FieldManager})
@@ -312,8 +314,8 @@ func applyPatch(obj runtime.Object) ([]byte, error) {
 	return json.Marshal(fields)
 }
 
-func (a *Applier) deleteObject(r plugins.ObjectRef) error {
-	ctx, cancel := a.ctx()
+func (a *Applier) deleteObject(ctx context.Context, r plugins.ObjectRef) error {
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	var err error
 	switch r.Kind {
@@ -337,8 +339,8 @@ func (a *Applier) deleteObject(r plugins.ObjectRef) error {
 // EnsureClaim implements statemachine.Applier: a missing claim with a spec
 // is created, owned by the job; a missing claim without one is an error
 // (the job waits for it).
-func (a *Applier) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
-	ctx, cancel := a.ctx()
+func (a *Applier) EnsureClaim(ctx context.Context, job *vcjob.Job, claim statemachine.Claim) error {
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	pvcs := a.Kube.CoreV1().PersistentVolumeClaims(job.Namespace)
 	_, err := pvcs.Get(ctx, claim.Name, metav1.GetOptions{})
@@ -346,7 +348,7 @@ func (a *Applier) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
 		return err
 	}
 	if claim.Spec == nil {
-		return fmt.Errorf("pvc %s is not found, the job will be in the Pending state until the PVC is created", claim.Name)
+		return statemachine.ClaimNotFound(claim.Name)
 	}
 	pvc := &corev1.PersistentVolumeClaim{
 		ObjectMeta: metav1.ObjectMeta{Namespace: job.Namespace, Name: claim.Name,
@@ -364,7 +366,7 @@ func (a *Applier) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
 // informer had not shown the pod yet). A pod this controller created that
 // the informer has not shown yet is not sent again: it would be answered
 // AlreadyExists.
-func (a *Applier) CreatePod(pod *corev1.Pod) error {
+func (a *Applier) CreatePod(ctx context.Context, pod *corev1.Pod) error {
 	key := pod.Namespace + "/" + pod.Name
 	if a.recent.podCreated(key) {
 		return nil
@@ -372,7 +374,7 @@ func (a *Applier) CreatePod(pod *corev1.Pod) error {
 	// Recorded before it is sent: the pod's add event may come before
 	// the answer.
 	a.recent.createdPod(key, vcjob.JobKey(pod.Namespace, pod.Annotations[vcjob.JobNameKey]))
-	ctx, cancel := a.ctx()
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	err := a.createPod(ctx, pod)
 	switch {
@@ -419,17 +421,19 @@ var outOfSyncPatch = []byte(`{"metadata":{"annotations":{"` + vcjob.PodOutOfSync
 // then delete it. NotFound is success; so is a delete refused because the
 // pod of that name has another UID (the pod meant is gone). A failed
 // delete is also handed to DeleteFailed for retrying with backoff.
-func (a *Applier) DeletePod(pod *corev1.Pod) error {
-	err := a.deletePod(pod)
-	if err != nil && a.DeleteFailed != nil {
+func (a *Applier) DeletePod(ctx context.Context, pod *corev1.Pod) error {
+	err := a.deletePod(ctx, pod)
+	// A delete the step's context stopped is not retried: the controller
+	// is stopping, and the next leader's syncs see the pod.
+	if err != nil && a.DeleteFailed != nil && ctx.Err() == nil {
 		a.DeleteFailed(pod, err)
 	}
 	return err
 }
 
-func (a *Applier) deletePod(pod *corev1.Pod) error {
+func (a *Applier) deletePod(ctx context.Context, pod *corev1.Pod) error {
 	a.recent.seenPod(pod.Namespace + "/" + pod.Name) // its worker deletes it: no one waits for it
-	ctx, cancel := a.ctx()
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	pods := a.Kube.CoreV1().Pods(pod.Namespace)
 	if pod.Annotations[vcjob.PodOutOfSyncKey] != "true" {
@@ -438,7 +442,7 @@ func (a *Applier) deletePod(pod *corev1.Pod) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("mark pod %s out of sync: %w", pod.Name, err)
+			return &statemachine.MarkError{Err: err}
 		}
 	}
 	opts := metav1.DeleteOptions{}
@@ -463,7 +467,7 @@ func (a *Applier) deletePod(pod *corev1.Pod) error {
 // On success the job handed in takes the new resourceVersion and status:
 // SyncJob writes twice with the same job (the initial Pending status, then
 // the counts), and the second write must not conflict with the first.
-func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+func (a *Applier) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
 	// A status equal to the one the job already has is not sent: the API
 	// server would change nothing (no new resourceVersion, no event), and
 	// every event of a finished job is a kill that writes its unchanged
@@ -474,14 +478,14 @@ func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 		a.Metrics.Inc(MetricStatusWritesSkipped)
 		return nil
 	}
-	return a.writeStatus(job, status)
+	return a.writeStatus(ctx, job, status)
 }
 
 // ClaimExists implements statemachine.Applier: whether a volume claim of
 // that name exists (NotFound is false). The library asks only while it
 // draws a name for a volume that has none, when a job is initiated.
-func (a *Applier) ClaimExists(namespace, name string) (bool, error) {
-	ctx, cancel := a.ctx()
+func (a *Applier) ClaimExists(ctx context.Context, namespace, name string) (bool, error) {
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	_, err := a.Kube.CoreV1().PersistentVolumeClaims(namespace).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
@@ -507,10 +511,10 @@ func statusEqual(a, b *vcjob.JobStatus) bool {
 // writeStatus sends status for job to the status subresource. The encoder
 // only reads: a shallow copy of the job with the new status will do,
 // rather than a copy of the whole job, templates and all.
-func (a *Applier) writeStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+func (a *Applier) writeStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
 	next := *job
 	next.Status = *status
-	ctx, cancel := a.ctx()
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	out, err := a.Volcano.Jobs(job.Namespace).UpdateStatus(ctx, &next, metav1.UpdateOptions{FieldManager: FieldManager})
 	if err != nil {
@@ -530,8 +534,8 @@ func (a *Applier) writeStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 // (its spec holds the claim names the library generated), with the API
 // server's conflict check on its resourceVersion; job takes the new one,
 // and the controller's cache the job as written.
-func (a *Applier) UpdateJob(job *vcjob.Job) error {
-	ctx, cancel := a.ctx()
+func (a *Applier) UpdateJob(ctx context.Context, job *vcjob.Job) error {
+	ctx, cancel := a.ctx(ctx)
 	defer cancel()
 	out, err := a.Volcano.Jobs(job.Namespace).Update(ctx, job, metav1.UpdateOptions{FieldManager: FieldManager})
 	if err != nil {

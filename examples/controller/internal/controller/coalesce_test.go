@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -162,8 +163,8 @@ func TestHeldBackStatusSurvivesInformerUpdate(t *testing.T) {
 	if err := f.c.jobs.Update(server); err != nil {
 		t.Fatal(err)
 	}
-	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
-	if err := s.flush("ns/demo"); err != nil {
+	s.handle(context.Background(), item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	if err := s.flush(context.Background(), "ns/demo"); err != nil {
 		t.Fatal(err)
 	}
 	w := f.writes()
@@ -199,7 +200,9 @@ func newRunningJob(t *testing.T) *runningJob {
 	return r
 }
 
-func (r *runningJob) step(req vcjob.Request) { r.s.handle(item{Kind: kindRequest, Req: req}) }
+func (r *runningJob) step(req vcjob.Request) {
+	r.s.handle(context.Background(), item{Kind: kindRequest, Req: req})
+}
 
 // succeed shows p Succeeded to the cache, as its informer event would,
 // and syncs the job.
@@ -308,7 +311,7 @@ func TestHeldBackStatusWrittenOnShutdown(t *testing.T) {
 // A deleted job's held-back status is dropped, not written.
 func TestHeldBackStatusOfDeletedJobDropped(t *testing.T) {
 	f, s := heldBackKill(t)
-	s.handle(item{Kind: kindForget, Req: request("")})
+	s.handle(context.Background(), item{Kind: kindForget, Req: request("")})
 	f.drain(50 * time.Millisecond)
 	if w := f.writes(); len(w) != 0 {
 		t.Errorf("writes %v, want none for a deleted job", versions(w))
@@ -323,7 +326,7 @@ func heldBackKill(t *testing.T) (*fixture, *shard) {
 	f, _ := coalescingFixture(t, job)
 	f.putPod(job, 0, corev1.PodSucceeded)
 	s := f.c.shards[0]
-	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	s.handle(context.Background(), item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
 	if n := len(s.pending); n != 1 {
 		t.Fatalf("%d statuses held back after a finished job's kill, want 1", n)
 	}

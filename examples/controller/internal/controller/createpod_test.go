@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -77,7 +78,7 @@ func TestCreatePodOverREST(t *testing.T) {
 				pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "demo-worker-0",
 					Annotations: map[string]string{vcjob.JobNameKey: "demo"}}}
 
-				err = a.CreatePod(pod)
+				err = a.CreatePod(context.Background(), pod)
 				switch {
 				case tc.wantErr == nil && err != nil:
 					t.Fatalf("CreatePod = %v, want success", err)

@@ -26,7 +26,7 @@ type podRef struct {
 // there first wins, and the other finds the pod gone or terminating.
 type deleteRetrier struct {
 	kube    kubernetes.Interface
-	delete  func(*corev1.Pod) error
+	delete  func(context.Context, *corev1.Pod) error
 	queue   workqueue.TypedDelayingInterface[podRef]
 	metrics *Metrics
 
@@ -34,7 +34,7 @@ type deleteRetrier struct {
 	attempts map[podRef]int
 }
 
-func newDeleteRetrier(kube kubernetes.Interface, del func(*corev1.Pod) error, m *Metrics) *deleteRetrier {
+func newDeleteRetrier(kube kubernetes.Interface, del func(context.Context, *corev1.Pod) error, m *Metrics) *deleteRetrier {
 	return &deleteRetrier{kube: kube, delete: del, metrics: m, attempts: map[podRef]int{},
 		queue: workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[podRef]{Name: "pod-delete-retry"})}
 }
@@ -86,7 +86,7 @@ func (r *deleteRetrier) retry(ctx context.Context, ref podRef) {
 		r.finish(ref, "gone")
 		return
 	case err == nil:
-		err = r.delete(pod)
+		err = r.delete(ctx, pod)
 		if err == nil {
 			r.finish(ref, "deleted")
 			return

@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"context"
 	corev1 "k8s.io/api/core/v1"
 	k8stesting "k8s.io/client-go/testing"
 
@@ -22,7 +23,7 @@ func TestCreatePodNotSentTwiceBeforeItsEvent(t *testing.T) {
 	pod := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
 	creates := func() int { return countActions(f.kube.Actions(), "create", "pods") }
 	for range 2 {
-		if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+		if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -30,21 +31,21 @@ func TestCreatePodNotSentTwiceBeforeItsEvent(t *testing.T) {
 		t.Fatalf("%d creates before the informer showed the pod, want 1", n)
 	}
 	now = now.Add(11 * time.Second) // trusted no longer
-	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if n := creates(); n != 2 {
 		t.Errorf("%d creates after the trust ran out, want 2 (AlreadyExists is success)", n)
 	}
 	f.c.addPod(pod) // its add event: a step may still hold an older snapshot
-	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if n := creates(); n != 2 {
 		t.Errorf("%d creates after the pod's add event, want still 2", n)
 	}
 	f.c.deletePod(pod) // gone: the next create is a new pod's
-	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if n := creates(); n != 3 {
@@ -62,11 +63,11 @@ func TestDeletePodGroupOnceBeforeItsEvent(t *testing.T) {
 	f := newFixture(t, job)
 	f.putPodGroup(job, podgroup.PhaseRunning)
 	deletes := func() int { return countActions(f.vc.Actions(), "delete", "podgroups") }
-	deleted, err := f.c.applier.DeletePodGroup(job)
+	deleted, err := f.c.applier.DeletePodGroup(context.Background(), job)
 	if err != nil || !deleted {
 		t.Fatalf("first delete: %v, %v", deleted, err)
 	}
-	deleted, err = f.c.applier.DeletePodGroup(job)
+	deleted, err = f.c.applier.DeletePodGroup(context.Background(), job)
 	if err != nil || deleted {
 		t.Fatalf("second delete: %v, %v; want not deleted, no error", deleted, err)
 	}
@@ -93,7 +94,7 @@ func TestJobAwaitsItsCreatedPods(t *testing.T) {
 	p0 := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
 	p1 := statemachine.RenderPod(job, &job.Spec.Tasks[0], 1)
 	for _, p := range []*corev1.Pod{p0, p1} {
-		if err := f.c.applier.CreatePod(p.DeepCopy()); err != nil {
+		if err := f.c.applier.CreatePod(context.Background(), p.DeepCopy()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -111,7 +112,7 @@ func TestJobAwaitsItsCreatedPods(t *testing.T) {
 	// A pod never shown is awaited for ttl at most.
 	p2 := p0.DeepCopy()
 	p2.Name = "demo-worker-2"
-	if err := f.c.applier.CreatePod(p2); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), p2); err != nil {
 		t.Fatal(err)
 	}
 	if !r.awaiting("ns/demo") {
@@ -124,11 +125,11 @@ func TestJobAwaitsItsCreatedPods(t *testing.T) {
 	// The shard puts a request of an awaited job back instead of running it.
 	p3 := p0.DeepCopy()
 	p3.Name = "demo-worker-3"
-	if err := f.c.applier.CreatePod(p3); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), p3); err != nil {
 		t.Fatal(err)
 	}
 	s := f.c.shards[0]
-	s.handle(item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	s.handle(context.Background(), item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
 	if got := f.c.metrics.Sum(MetricRequests); got != 0 {
 		t.Errorf("%v requests processed while the job awaits its pods, want 0", got)
 	}
@@ -140,14 +141,14 @@ func TestAwaitedPodsAddEventWakesTheJob(t *testing.T) {
 	job := newJob(t, vcjob.Pending)
 	f := newFixture(t, job)
 	p0 := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
-	if err := f.c.applier.CreatePod(p0.DeepCopy()); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), p0.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	s := f.c.shards[0]
 	first, second := request(vcjob.OutOfSyncEvent), request(vcjob.PodPendingEvent)
 	second.PodName = p0.Name
-	s.handle(item{Kind: kindRequest, Req: first})
-	s.handle(item{Kind: kindRequest, Req: second})
+	s.handle(context.Background(), item{Kind: kindRequest, Req: first})
+	s.handle(context.Background(), item{Kind: kindRequest, Req: second})
 	if got := len(s.waiting["ns/demo"]); got != 2 {
 		t.Fatalf("%d requests waiting, want 2", got)
 	}
@@ -159,7 +160,7 @@ func TestAwaitedPodsAddEventWakesTheJob(t *testing.T) {
 	if it.Kind != kindWake {
 		t.Fatalf("queued %+v, want a wake", it)
 	}
-	s.handle(it)
+	s.handle(context.Background(), it)
 	s.queue.Done(it)
 	if got := f.c.metrics.Sum(MetricRequests); got != 2 {
 		t.Errorf("%v requests processed after the wake, want 2", got)

@@ -41,7 +41,7 @@ func testRelistShowsPodGroupInqueue(t *testing.T, phase vcjob.JobPhase, sem vcjo
 	ctx := context.Background()
 
 	// The next controller's first sync: no PodGroup and no pods yet.
-	s.handle(item{Req: request(vcjob.OutOfSyncEvent)})
+	s.handle(context.Background(), item{Req: request(vcjob.OutOfSyncEvent)})
 	pg, err := f.vc.PodGroups("ns").Get(ctx, podgroup.Name(job), metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("the sync did not create the PodGroup: %v", err)

@@ -110,11 +110,12 @@ func (s *shard) run(ctx context.Context) {
 		if s.timer != nil {
 			s.timer.Stop()
 		}
-		// What was held back is written before the worker stops (a lost
-		// lease cancels ctx too: then the API server's conflict check
-		// refuses a write the next leader has overtaken).
+		// What was held back is written before the worker stops, in a
+		// context the stop does not cancel (a lost lease cancels ctx too:
+		// then the API server's conflict check refuses a write the next
+		// leader has overtaken).
 		s.mu.Lock()
-		s.flushAll()
+		s.flushAll(context.WithoutCancel(ctx))
 		s.mu.Unlock()
 	}()
 	for {
@@ -126,7 +127,7 @@ func (s *shard) run(ctx context.Context) {
 		// leader rebuilds it from the informers.
 		if ctx.Err() == nil {
 			s.mu.Lock()
-			s.handle(it)
+			s.handle(ctx, it)
 			s.mu.Unlock()
 		}
 		s.queue.Done(it)
@@ -134,14 +135,14 @@ func (s *shard) run(ctx context.Context) {
 	}
 }
 
-func (s *shard) handle(it item) {
+func (s *shard) handle(ctx context.Context, it item) {
 	clear(s.flushed)
 	switch it.Kind {
 	case kindTick:
 		s.armed = time.Time{}
-		s.fireDue()
+		s.fireDue(ctx)
 	case kindFlush:
-		s.flushItem(it)
+		s.flushItem(ctx, it)
 	case kindWake:
 		key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
 		if s.c.applier.recent.awaiting(key) {
@@ -153,7 +154,7 @@ func (s *shard) handle(it item) {
 		w := s.waiting[key]
 		delete(s.waiting, key)
 		for _, r := range w {
-			s.handle(r)
+			s.handle(ctx, r)
 		}
 	case kindForget:
 		delete(s.waiting, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
@@ -172,10 +173,10 @@ func (s *shard) handle(it item) {
 			return
 		}
 		s.overlay(it.Req.Namespace, it.Req.JobName)
-		rec := s.step.Process(it.Req, s.c.now())
+		rec := s.step.Process(ctx, it.Req, s.c.now())
 		s.record(rec)
 		if rec.Err != nil {
-			s.failed(it, rec)
+			s.failed(ctx, it, rec)
 			return
 		}
 		s.queue.Forget(it)
@@ -254,10 +255,15 @@ func (s *shard) release(key string, it item) {
 }
 
 // failed requeues a request whose step failed, with rate limiting, until
-// worker.Requeue says stop; then the job is terminated (worker.GiveUp) and
-// the request dropped, as Volcano's processNextReq does.
-func (s *shard) failed(it item, rec worker.Record) {
+// worker.Requeue says stop; then the job is terminated (Step.GiveUp) and
+// the request dropped, as Volcano's processNextReq does. A step stopped by
+// the controller's context is neither: the next leader starts afresh.
+func (s *shard) failed(ctx context.Context, it item, rec worker.Record) {
 	key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+	if ctx.Err() != nil {
+		s.queue.Forget(it)
+		return
+	}
 	n := s.queue.NumRequeues(it)
 	if worker.Requeue(n, s.c.cfg.MaxRequeue) {
 		s.c.metrics.Inc(MetricRequeues)
@@ -270,7 +276,7 @@ func (s *shard) failed(it item, rec worker.Record) {
 	klog.ErrorS(rec.Err, "Step failed too often; terminating the job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName),
 		"request", it.Req.String(), "requeues", n)
 	s.c.metrics.Inc(MetricGiveUps)
-	give := s.step.Process(worker.GiveUp(it.Req), s.c.now())
+	give := s.step.GiveUp(ctx, rec, s.c.now())
 	s.record(give)
 	if give.Err != nil {
 		klog.ErrorS(give.Err, "Cannot terminate the job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName))
@@ -282,7 +288,7 @@ func (s *shard) failed(it item, rec worker.Record) {
 // fireDue runs every delayed action that has come due. One that fails is
 // retried like a failed request: as a request carrying the action, which
 // policy resolution hands back unchanged, for the same target.
-func (s *shard) fireDue() {
+func (s *shard) fireDue(ctx context.Context) {
 	now := s.c.now()
 	for _, e := range s.step.Delays.Due(now) {
 		if h := s.held[vcjob.JobKey(e.Request.Namespace, e.Request.JobName)]; h != nil {
@@ -294,14 +300,14 @@ func (s *shard) fireDue() {
 			continue
 		}
 		s.overlay(e.Request.Namespace, e.Request.JobName)
-		rec := s.step.Fire(e, now)
+		rec := s.step.Fire(ctx, e, now)
 		clear(s.flushed)
 		s.c.metrics.Inc(MetricDelayFired, "action", string(e.Action))
 		s.record(rec)
 		if rec.Err != nil {
 			req := e.Request
 			req.Action = e.Action
-			s.failed(item{Kind: kindRequest, Req: req}, rec)
+			s.failed(ctx, item{Kind: kindRequest, Req: req}, rec)
 		}
 	}
 }
