@@ -11,6 +11,21 @@ import (
 // records about the actions it takes (Record.Events).
 const ReasonExecuteAction = "ExecuteAction"
 
+// DecisionEvents are the Events Volcano's processNextReq records for a
+// request resolved to action after delay, before anything else it does:
+// a delayed action is registered (DelayedActionEvent), an action other
+// than SyncJob runs at once (ExecuteActionEvent); a SyncJob run at once
+// records none (nil).
+func DecisionEvents(action vcjob.Action, delay time.Duration) []record.Event {
+	switch {
+	case delay != 0:
+		return []record.Event{DelayedActionEvent(action, delay)}
+	case action != vcjob.SyncJobAction:
+		return []record.Event{ExecuteActionEvent(action)}
+	}
+	return nil
+}
+
 // DelayedActionEvent is the Event of a delayed action registered:
 // "Execute action <action> after <delay>", the delay as Go prints a
 // time.Duration (10m0s).

@@ -136,10 +136,10 @@ func (s *Step) Process(ctx context.Context, req vcjob.Request, now time.Time) Re
 		rec.Escalated, rec.FailJob = d.Escalated, d.FailJob
 	}
 	rec.Rule, rec.Action, rec.Target, rec.Delay, rec.KeepRetries = d.Rule, d.Action, d.Target, d.Delay, d.KeepRetries
+	// Recorded before anything else, so a delayed action that is dropped
+	// as a duplicate, or a call that fails, records it too.
+	rec.Events = DecisionEvents(d.Action, d.Delay)
 	if d.Delay > 0 {
-		// Recorded before the registration, so a duplicate Volcano drops
-		// records it too.
-		rec.Events = []record.Event{DelayedActionEvent(d.Action, d.Delay)}
 		register := s.Delays.Register
 		if s.Cluster.Semantics.For(ji.Job).DelaysByPodUID {
 			register = s.Delays.RegisterByPodUID
@@ -153,9 +153,6 @@ func (s *Step) Process(ctx context.Context, req vcjob.Request, now time.Time) Re
 		rec.PhaseAfter = rec.PhaseBefore
 		s.extend(ji.Job, &rec, now)
 		return rec
-	}
-	if d.Action != vcjob.SyncJobAction {
-		rec.Events = []record.Event{ExecuteActionEvent(d.Action)}
 	}
 	s.execute(ctx, ji, &rec, now)
 	s.extend(ji.Job, &rec, now)
