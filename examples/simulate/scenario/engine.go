@@ -3,6 +3,7 @@ package scenario
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,6 +30,37 @@ const (
 	minSteps       = 1000
 )
 
+// A failed request is requeued as Volcano's worker queue requeues it
+// (handleJobError): rate-limited, MaxRequeue times at most (Volcano's
+// --max-requeue-num default), after RequeueBase doubling with each
+// failure of that request (client-go's default controller rate limiter,
+// capped at RequeueMax); the next failure gives up on it and terminates
+// the job (worker.Step.GiveUp).
+const (
+	MaxRequeue  = 15
+	RequeueBase = 5 * time.Millisecond
+	RequeueMax  = 1000 * time.Second
+)
+
+// requeueDelay is how long the rate limiter holds back a request that
+// has failed failures times before.
+func requeueDelay(failures int) time.Duration {
+	d := RequeueBase
+	for i := 0; i < failures; i++ {
+		d *= 2
+		if d >= RequeueMax {
+			return RequeueMax
+		}
+	}
+	return d
+}
+
+// retry is a requeued request and when the rate limiter hands it back.
+type retry struct {
+	req vcjob.Request
+	due time.Time
+}
+
 // Start is the simulated clock's origin.
 var Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -48,6 +80,11 @@ type sim struct {
 	// podGroup is the PodGroup phase last reported ("" none).
 	podGroup string
 	maxSteps int
+	// failures counts each failed request's requeues since it last
+	// succeeded (the work queue's NumRequeues); retries are the requeued
+	// requests, by due time.
+	failures map[vcjob.Request]int
+	retries  []retry
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
@@ -96,7 +133,12 @@ func (s *sim) run(c Command) error {
 	case "command":
 		cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: strings.ToLower(c.word) + "-" + s.job},
 			Action: c.word, TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: s.job}}
-		if req, ok := cache.CommandRequest(cmd); ok {
+		// The command handler deletes the command, records CommandIssued
+		// on the job and queues the request.
+		if req, events, ok := s.cache.OnCommand(cmd); ok {
+			if len(events) > 0 {
+				s.out.Recorded(events, s.now)
+			}
 			s.queue = append(s.queue, req)
 		}
 	case "scale":
@@ -114,6 +156,10 @@ func (s *sim) run(c Command) error {
 			return fmt.Errorf("line %d: %q: the API server would refuse the update: %w", c.Line, c.Text, errs.ToAggregate())
 		}
 		s.cluster.PutJob(job)
+	case "pvc":
+		// No request: Volcano does not watch claims for jobs; the next
+		// sync (a requeued one) finds it.
+		s.cluster.PutClaim(s.ns, c.word)
 	case "advance":
 		return s.advance(c.d)
 	default:
@@ -225,24 +271,81 @@ func (s *sim) change(c Command, p *corev1.Pod) {
 	s.cluster.PutPod(p)
 }
 
-// advance moves the clock, firing each delayed action at its deadline.
+// advance moves the clock, firing each delayed action at its deadline
+// and handing each requeued request back when the rate limiter does
+// (delayed actions first at the same instant).
 func (s *sim) advance(d time.Duration) error {
 	until := s.now.Add(d)
 	for {
 		next, ok := s.step.Delays.Next()
+		if len(s.retries) > 0 && (!ok || s.retries[0].due.Before(next)) {
+			next, ok = s.retries[0].due, true
+		}
 		if !ok || next.After(until) {
 			break
 		}
 		s.setNow(next)
-		for _, e := range s.step.Delays.Due(next) {
-			s.out.Record(s.step.Fire(s.ctx, e, s.now))
-			if err := s.settle(); err != nil {
-				return err
+		if due := s.step.Delays.Due(next); len(due) > 0 {
+			for _, e := range due {
+				rec := s.step.Fire(s.ctx, e, s.now)
+				s.out.Record(rec)
+				s.failed(e.Request, rec, true)
+				if err := s.settle(); err != nil {
+					return err
+				}
 			}
+			continue
+		}
+		for len(s.retries) > 0 && !s.retries[0].due.After(next) {
+			s.queue = append(s.queue, s.retries[0].req)
+			s.retries = s.retries[1:]
+		}
+		if err := s.settle(); err != nil {
+			return err
 		}
 	}
 	s.setNow(until)
 	return nil
+}
+
+// failed handles a step's record as Volcano's worker does: a success
+// forgets the request's failures; a failure requeues the request,
+// rate-limited, or, once it has been requeued MaxRequeue times, gives up
+// on it and terminates the job. A delayed action that failed (fired)
+// requeues the request that registered it and then forgets its failures,
+// as Volcano's timer does (it calls Forget right after the requeue), so
+// it never reaches the limit that way.
+func (s *sim) failed(req vcjob.Request, rec worker.Record, fired bool) {
+	if rec.Err == nil {
+		delete(s.failures, req)
+		return
+	}
+	n := s.failures[req]
+	if !worker.Requeue(n, MaxRequeue) {
+		delete(s.failures, req)
+		s.out.Record(s.step.GiveUp(s.ctx, rec, s.now))
+		return
+	}
+	if s.failures == nil {
+		s.failures = map[vcjob.Request]int{}
+	}
+	s.failures[req] = n + 1
+	due := s.now.Add(requeueDelay(n))
+	// The work queue holds a request back once: when it waits already,
+	// the earlier time stands.
+	if i := slices.IndexFunc(s.retries, func(w retry) bool { return w.req == req }); i >= 0 {
+		if !due.Before(s.retries[i].due) {
+			s.out.Requeued(req, n+1, s.retries[i].due)
+			return
+		}
+		s.retries = slices.Delete(s.retries, i, i+1)
+	}
+	i := sort.Search(len(s.retries), func(i int) bool { return s.retries[i].due.After(due) })
+	s.retries = slices.Insert(s.retries, i, retry{req: req, due: due})
+	s.out.Requeued(req, n+1, due)
+	if fired {
+		delete(s.failures, req)
+	}
 }
 
 func (s *sim) setNow(t time.Time) {
@@ -264,7 +367,9 @@ func (s *sim) settle() error {
 		}
 		req := s.queue[0]
 		s.queue = s.queue[1:]
-		s.out.Record(s.step.Process(s.ctx, req, s.now))
+		rec := s.step.Process(s.ctx, req, s.now)
+		s.out.Record(rec)
+		s.failed(req, rec, false)
 	}
 }
 
@@ -360,8 +465,12 @@ func (s *sim) summary() string {
 		// SPEC §14.10: a kill counts only the pods it could not delete.
 		counts += " (as last written: a kill leaves out the Succeeded and Failed pods it keeps)"
 	}
-	return fmt.Sprintf("phase %s, retryCount %d, version %d; %s; podgroup %s; delayed %d; pods: %s",
-		orNone(st.State.Phase), st.RetryCount, st.Version, counts, pg, s.step.Delays.Len(), strings.Join(pods, " "))
+	delayed := fmt.Sprint(s.step.Delays.Len())
+	if len(s.retries) > 0 {
+		delayed += fmt.Sprintf(", requeued %d", len(s.retries))
+	}
+	return fmt.Sprintf("phase %s, retryCount %d, version %d; %s; podgroup %s; delayed %s; pods: %s",
+		orNone(st.State.Phase), st.RetryCount, st.Version, counts, pg, delayed, strings.Join(pods, " "))
 }
 
 // maxListedPods is how many pods the summary names one by one; beyond it,
