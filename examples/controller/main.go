@@ -18,14 +18,18 @@ import (
 	"syscall"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
+	kubescheme "k8s.io/client-go/kubernetes/scheme"
+	typedcorev1 "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/client-go/tools/leaderelection"
 	"k8s.io/client-go/tools/leaderelection/resourcelock"
+	kuberecord "k8s.io/client-go/tools/record"
 	"k8s.io/klog/v2"
 
 	"github.com/vcjob/vcjob"
@@ -51,6 +55,7 @@ type options struct {
 	statusHold     time.Duration
 	compression    bool
 	ordered        bool
+	recordEvents   bool
 	queueChecks    bool
 	rawIO          bool
 }
@@ -76,6 +81,7 @@ func main() {
 	flag.BoolVar(&o.coalesce, "coalesce-status", false, "Send a status that only moves pod counts, or that of a finished job (whose every request is a kill bumping status.version), once per pass over the worker's queue; the final status is the same, the states in between are not sent. false writes every one, as Volcano's controller does.")
 	flag.DurationVar(&o.statusHold, "status-hold", 500*time.Millisecond, "With --coalesce-status: how long a held-back status waits for more before it is sent (a phase change, or a pod written for the job, sends it at once); 0 sends it once the worker has gone through what its queue held.")
 	flag.BoolVar(&o.compression, "kube-api-compression", false, "Ask the API server for gzip-compressed responses, watch streams included (client-go's default): it saves bandwidth on a slow link and costs CPU at both ends for every event; a controller next to its API server does better without.")
+	flag.BoolVar(&o.recordEvents, "record-events", false, "Post the Kubernetes Events Volcano's controller records on each job (kubectl describe vcjob: ExecuteAction, CommandIssued, PVCError, FailedCreate, ...), from vcjob's step records. false posts none: the measured API request counts in README.md were taken without them.")
 	flag.BoolVar(&o.ordered, "ordered-retries", false, "While a job's failed request waits to be retried, hold the job's later requests behind it, so a fault delays them without reordering them; false lets them overtake it, as Volcano's queue does.")
 	flag.BoolVar(&o.rawIO, "raw-socket-io", true, "Read and write the connection to the API server with raw non-blocking system calls (Linux), which do not wake the Go runtime's monitor thread after every idle moment: a third of the controller's CPU on a VM. false uses Go's own calls.")
 	flag.Parse()
@@ -193,7 +199,15 @@ func run(o options) error {
 				return err
 			}
 		}
-		c, err := controller.New(controller.Config{Kube: kube, Pods: controller.PodListWatch(podClient), Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics, Semantics: sem, Queues: queues, CoalesceStatus: o.coalesce, StatusHold: o.statusHold, OrderedRetries: o.ordered})
+		var events kuberecord.EventRecorder
+		if o.recordEvents {
+			// Shut down when the controller stops: what is queued is sent first.
+			b := kuberecord.NewBroadcaster(kuberecord.WithContext(ctx))
+			b.StartRecordingToSink(&typedcorev1.EventSinkImpl{Interface: kube.CoreV1().Events("")})
+			defer b.Shutdown()
+			events = b.NewRecorder(kubescheme.Scheme, corev1.EventSource{Component: "vcjob-controller"})
+		}
+		c, err := controller.New(controller.Config{Kube: kube, Pods: controller.PodListWatch(podClient), Volcano: volcano, Workers: o.workers, MaxRequeue: o.maxRequeue, Metrics: metrics, Semantics: sem, Queues: queues, CoalesceStatus: o.coalesce, StatusHold: o.statusHold, OrderedRetries: o.ordered, Events: events})
 		if err != nil {
 			return err
 		}

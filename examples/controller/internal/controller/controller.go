@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/listers"
 	schedulinglisters "k8s.io/client-go/listers/scheduling/v1"
 	"k8s.io/client-go/tools/cache"
+	kuberecord "k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -22,6 +23,7 @@ import (
 	jobcache "github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	vcrecord "github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -85,6 +87,12 @@ type Config struct {
 	// vcjob.dev/semantics annotation applies on top). The zero value is
 	// Volcano's.
 	Semantics vcjob.Semantics
+	// Events, when set, records on each job the Kubernetes Events
+	// Volcano's controller records (kubectl describe vcjob): those of
+	// every step (worker.Record.Events) and the command handler's
+	// CommandIssued. nil records none (main.go's --record-events builds
+	// one posting to the API server).
+	Events kuberecord.EventRecorder
 }
 
 // Controller is a Volcano Job controller: informers feed vcjob's cache,
@@ -515,8 +523,7 @@ func (c *Controller) takeCommand(ctx context.Context, key string) error {
 	case err != nil:
 		return err
 	}
-	req, ok := jobcache.CommandRequest(cmd)
-	if !ok {
+	if _, ok := jobcache.CommandRequest(cmd); !ok {
 		return nil // aimed at something else
 	}
 	err = c.cfg.Volcano.Commands(cmd.Namespace).Delete(ctx, cmd.Name,
@@ -528,9 +535,31 @@ func (c *Controller) takeCommand(ctx context.Context, key string) error {
 		return fmt.Errorf("delete command: %w", err)
 	}
 	c.metrics.Inc(MetricCommands, "action", cmd.Action)
+	req, events, _ := c.jobs.OnCommand(cmd)
 	klog.V(1).InfoS("Command taken", "command", klog.KObj(cmd), "job", klog.KRef(req.Namespace, req.JobName), "action", cmd.Action)
+	c.recordEvents(req.Namespace, req.JobName, events)
 	c.enqueue(req)
 	return nil
+}
+
+// recordEvents records events on the job namespace/name as the cache holds
+// it (Volcano records on its cache's job; a job not there gets none).
+func (c *Controller) recordEvents(namespace, name string, events []vcrecord.Event) {
+	if c.cfg.Events == nil || len(events) == 0 {
+		return
+	}
+	ji, err := c.jobs.Lease(namespace, name)
+	if err != nil {
+		return
+	}
+	// The reference needs only the job's kind, name, namespace, UID and
+	// resourceVersion: a small object of its own, not the cache's.
+	job := &vcjob.Job{TypeMeta: metav1.TypeMeta{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind},
+		ObjectMeta: metav1.ObjectMeta{Namespace: ji.Job.Namespace, Name: ji.Job.Name, UID: ji.Job.UID, ResourceVersion: ji.Job.ResourceVersion}}
+	ji.Release()
+	for _, e := range events {
+		c.cfg.Events.Event(job, e.Type, e.Reason, e.Message)
+	}
 }
 
 // gc drops the infos of deleted jobs whose pods are all gone.

@@ -354,6 +354,7 @@ func (s *shard) record(rec worker.Record) {
 	if rec.Err != nil {
 		m.Inc(MetricErrors)
 	}
+	s.c.recordEvents(rec.Request.Namespace, rec.Request.JobName, rec.Events)
 	for _, w := range rec.Effects.Warnings {
 		// Volcano logs a plugin's bad argument on every sync too.
 		klog.V(2).InfoS("Plugin argument ignored", "job", klog.KRef(rec.Request.Namespace, rec.Request.JobName), "warning", w)
