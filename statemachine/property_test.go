@@ -429,6 +429,8 @@ func (h *harness) request(t tb, i int, o op, before *vcjob.Job, podsBefore []*co
 		// No call was made (a finished job left alone): as worker.Step records it.
 		rec.Effects = statemachine.Effects{Call: statemachine.CallNone}
 	}
+	// The Events as worker.Step records them: the decision's, then the call's.
+	rec.Events = append(worker.DecisionEvents(d.Action, d.Delay), rec.Effects.Events...)
 	if st := spy.effects.Status; st != nil {
 		rec.PhaseAfter = st.State.Phase
 	}
