@@ -1,6 +1,7 @@
 package cache_test
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"testing"
@@ -73,7 +74,7 @@ func (w *benchWorld) feed(b *testing.B, req vcjob.Request, ok bool) {
 	if !ok {
 		return
 	}
-	rec := w.step.Process(req, benchNow)
+	rec := w.step.Process(context.Background(), req, benchNow)
 	if rec.Err != nil {
 		b.Fatal(rec.Err)
 	}

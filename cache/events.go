@@ -11,6 +11,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/record"
 )
 
 // PodRequest is the request skeleton for a pod event: ok is false for pods
@@ -320,6 +321,35 @@ func CommandRequest(cmd *vcjob.Command) (vcjob.Request, bool) {
 		Namespace: cmd.Namespace, JobName: cmd.TargetObject.Name,
 		Event: vcjob.CommandIssuedEvent, Action: vcjob.Action(cmd.Action),
 	}, true
+}
+
+// ReasonCommandIssued is the reason of the Normal Event Volcano's command
+// handler records on a job once it has deleted a Command for it.
+const ReasonCommandIssued = "CommandIssued"
+
+// CommandIssuedEvent is that Event: "Start to execute command <action>,
+// and clean it up to make sure executed not more than once."
+func CommandIssuedEvent(cmd *vcjob.Command) record.Event {
+	return record.Normalf(ReasonCommandIssued, "Start to execute command %s, and clean it up to make sure executed not more than once.", cmd.Action)
+}
+
+// OnCommand is what Volcano's command handler does with a Command for a
+// vcjob that it has deleted (call it only once the delete succeeded: on
+// NotFound another controller took the command and nothing happens): the
+// request to queue, and the CommandIssued Event to record on the job,
+// before the request is processed. Volcano records the Event on the job
+// its cache holds, so a command for a job not in the cache records none
+// (its request is still queued, and its step finds no job). ok is false
+// for a command aimed at anything else.
+func (c *Cache) OnCommand(cmd *vcjob.Command) (req vcjob.Request, events []record.Event, ok bool) {
+	req, ok = CommandRequest(cmd)
+	if !ok {
+		return req, nil, false
+	}
+	if c.Has(vcjob.JobKey(req.Namespace, req.JobName)) {
+		events = []record.Event{CommandIssuedEvent(cmd)}
+	}
+	return req, events, true
 }
 
 // podGroupRequestVersion is the job version a PodGroup-driven request of

@@ -11,6 +11,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/record"
 )
 
 func phase(p corev1.PodPhase) func(*corev1.Pod) {
@@ -193,6 +194,31 @@ func TestCommandRequest(t *testing.T) {
 	assert.False(t, ok)
 	_, ok = cache.CommandRequest(&vcjob.Command{})
 	assert.False(t, ok)
+}
+
+// TestOnCommand pins the CommandIssued Event the command handler records
+// on a job it holds, and that a job it does not hold gets the request but
+// no Event.
+func TestOnCommand(t *testing.T) {
+	c := cache.New()
+	cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "restart-j"}, Action: "RestartJob",
+		TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: "j"}}
+	req, events, ok := c.OnCommand(cmd)
+	require.True(t, ok)
+	assert.Equal(t, vcjob.RestartJobAction, req.Action)
+	assert.Nil(t, events, "the job is not in the cache")
+
+	require.NoError(t, c.Add(testJob("j", "1")))
+	req, events, ok = c.OnCommand(cmd)
+	require.True(t, ok)
+	assert.Equal(t, vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}, req)
+	assert.Equal(t, []record.Event{{Type: "Normal", Reason: "CommandIssued",
+		Message: "Start to execute command RestartJob, and clean it up to make sure executed not more than once."}}, events)
+
+	cmd.TargetObject.Kind = "Queue"
+	_, events, ok = c.OnCommand(cmd)
+	assert.False(t, ok)
+	assert.Nil(t, events)
 }
 
 func TestShard(t *testing.T) {

@@ -1,6 +1,7 @@
 package exhaustive
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime"
@@ -419,7 +420,7 @@ func (w *world) apply(ev event) error {
 			if e.Action == orphaner {
 				continue
 			}
-			w.checked(func() worker.Record { return w.step.Fire(e, w.now) })
+			w.checked(func() worker.Record { return w.step.Fire(context.Background(), e, w.now) })
 			if err := w.settle(); err != nil {
 				return err
 			}
@@ -447,7 +448,7 @@ func (w *world) settle() error {
 		}
 		req := w.queue[0]
 		w.queue = w.queue[1:]
-		w.checked(func() worker.Record { return w.step.Process(req, w.now) })
+		w.checked(func() worker.Record { return w.step.Process(context.Background(), req, w.now) })
 	}
 }
 

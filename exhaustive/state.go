@@ -1,6 +1,7 @@
 package exhaustive
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strconv"
@@ -193,7 +194,7 @@ func (x *explorer) rebuild(s *state) *world {
 	c.PutJob(job)
 	if s.pg.exists {
 		desired := podgroup.Desired(job, nil)
-		_ = c.ApplyPodGroup(&desired)
+		_ = c.ApplyPodGroup(context.Background(), &desired)
 		if s.pg.phase != "" {
 			c.SetPodGroupPhase(job.Namespace, podgroup.Name(job), s.pg.phase)
 		}

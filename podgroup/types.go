@@ -27,9 +27,9 @@ func GroupVersionKind() schema.GroupVersionKind {
 
 // PodGroup mirrors Volcano's scheduling.volcano.sh/v1beta1 PodGroup: the
 // spec fields a job controller writes, with Volcano's JSON names, and the
-// status phase it reads. It decodes a real PodGroup (fields it does not
-// know, such as status conditions, are dropped) and encodes to JSON the
-// API server accepts.
+// status phase and conditions it reads. It decodes a real PodGroup (fields
+// it does not know, such as the status counts, are dropped) and encodes to
+// JSON the API server accepts.
 type PodGroup struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -77,9 +77,36 @@ type SubGroupPolicySpec struct {
 	MatchLabelKeys  []string                   `json:"matchLabelKeys,omitempty"`
 }
 
-// Status is the part of the PodGroup's status a job controller reads.
+// Status is the part of the PodGroup's status a job controller reads:
+// the phase the scheduler gives the gang, and its conditions, whose latest
+// true one Volcano's job controller reports on the job (a PodGroupPending
+// Event) at every sync unless it is Scheduled.
 type Status struct {
-	Phase Phase `json:"phase,omitempty"`
+	Phase      Phase       `json:"phase,omitempty"`
+	Conditions []Condition `json:"conditions,omitempty"`
+}
+
+// ConditionType is the type of a PodGroup condition.
+type ConditionType string
+
+// The condition types Volcano's scheduler sets.
+const (
+	// ConditionUnschedulable: the scheduler could not place the gang;
+	// its message says why.
+	ConditionUnschedulable ConditionType = "Unschedulable"
+	// ConditionScheduled: the gang has been placed.
+	ConditionScheduled ConditionType = "Scheduled"
+)
+
+// Condition is one of the PodGroup's status conditions (Volcano's
+// PodGroupCondition), with Volcano's JSON names.
+type Condition struct {
+	Type               ConditionType          `json:"type,omitempty"`
+	Status             corev1.ConditionStatus `json:"status,omitempty"`
+	TransitionID       string                 `json:"transitionID,omitempty"`
+	LastTransitionTime metav1.Time            `json:"lastTransitionTime,omitempty"`
+	Reason             string                 `json:"reason,omitempty"`
+	Message            string                 `json:"message,omitempty"`
 }
 
 // DeepCopyInto copies in into out; out shares no memory with in.
@@ -87,6 +114,21 @@ func (in *PodGroup) DeepCopyInto(out *PodGroup) {
 	*out = *in
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	in.Spec.DeepCopyInto(&out.Spec)
+	out.Status.Conditions = CopyConditions(in.Status.Conditions)
+}
+
+// CopyConditions copies conditions into a slice of their own (nil stays
+// nil).
+func CopyConditions(in []Condition) []Condition {
+	if in == nil {
+		return nil
+	}
+	out := make([]Condition, len(in))
+	for i := range in {
+		out[i] = in[i]
+		in[i].LastTransitionTime.DeepCopyInto(&out[i].LastTransitionTime)
+	}
+	return out
 }
 
 // DeepCopy returns a copy of in that shares no memory with it.

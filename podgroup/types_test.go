@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -13,7 +14,7 @@ import (
 )
 
 // A PodGroup as Volcano's controller writes it and the API server returns
-// it (status conditions and counts are dropped by this mirror).
+// it (its status counts are dropped by this mirror).
 const volcanoPodGroup = `{
   "apiVersion": "scheduling.volcano.sh/v1beta1",
   "kind": "PodGroup",
@@ -70,7 +71,7 @@ func TestPodGroupJSON(t *testing.T) {
 				MatchLabelKeys:  []string{"volcano.sh/partition-id"},
 			}},
 		},
-		Status: Status{Phase: PhaseInqueue},
+		Status: Status{Phase: PhaseInqueue, Conditions: []Condition{{Type: ConditionScheduled, Status: corev1.ConditionTrue}}},
 	}
 	require.True(t, equality.Semantic.DeepEqual(want, pg), "decoded %+v", pg)
 
@@ -80,7 +81,9 @@ func TestPodGroupJSON(t *testing.T) {
 	var gotMap, wantMap map[string]any
 	require.NoError(t, json.Unmarshal(out, &gotMap))
 	require.NoError(t, json.Unmarshal([]byte(volcanoPodGroup), &wantMap))
-	wantMap["status"] = map[string]any{"phase": "Inqueue"}
+	// The counts are dropped; a condition's time is encoded as Volcano's
+	// is (a zero time as null).
+	wantMap["status"] = map[string]any{"phase": "Inqueue", "conditions": []any{map[string]any{"type": "Scheduled", "status": "True", "lastTransitionTime": nil}}}
 	delete(gotMap["metadata"].(map[string]any), "creationTimestamp")
 	assert.Equal(t, wantMap, gotMap)
 }
@@ -115,6 +118,7 @@ func TestDeepCopy(t *testing.T) {
 	sg.NetworkTopology.HighestTierName = "x"
 	sg.LabelSelector.MatchLabels["volcano.sh/task-spec"] = "x"
 	sg.MatchLabelKeys[0] = "x"
+	c.Status.Conditions[0].Message = "x"
 	assert.True(t, equality.Semantic.DeepEqual(snapshot, &orig), "the original changed through its copy")
 
 	obj := orig.DeepCopyObject()

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -54,6 +56,7 @@ const (
 	InvSyncDeletes       = "syncDeletes"       // SyncJob deletes only out-of-sync pods and pods beyond the replicas
 	InvExisting          = "existing"          // deleted pods existed; created pods did not
 	InvPodMetadata       = "podMetadata"       // a created pod carries SPEC §7's labels and annotations
+	InvEvents            = "events"            // the Events are processNextReq's for the decision (none for a fired action), then the call's; a call that succeeded records no Warning but PodGroupPending
 )
 
 // CheckStep checks one processing step (worker.Step's Process or Fire)
@@ -91,6 +94,8 @@ func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base vcjob.Seman
 	if st := rec.Effects.Status; rec.Effects.StatusWritten && st != nil && st.State.Phase == "" {
 		v.add(InvPhaseKnown, "a status without a phase was written")
 	}
+
+	checkEvents(&v, rec)
 
 	tr := rec.Transition
 	if rec.Fired == nil && rec.Skipped == "" {
@@ -222,6 +227,38 @@ func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base vcjob.Seman
 		}
 	}
 	return v.err()
+}
+
+// checkEvents checks a step's Events against its decision and its call.
+func checkEvents(v *violations, rec worker.Record) {
+	if rec.Skipped != "" {
+		if len(rec.Events) > 0 {
+			v.add(InvEvents, "a skipped step recorded %v", rec.Events)
+		}
+		return
+	}
+	var want []record.Event
+	switch {
+	case rec.Rule.Kind == worker.RuleGiveUp:
+		if len(rec.Events) == 0 || rec.Events[0].Reason != worker.ReasonExecuteAction || !strings.HasSuffix(rec.Events[0].Message, " for retry limit reached") {
+			v.add(InvEvents, "a request given up recorded %v, not the retry-limit Event first", rec.Events)
+			return
+		}
+		want = append(want, rec.Events[0])
+	case rec.Fired == nil:
+		want = worker.DecisionEvents(rec.Action, rec.Delay)
+	}
+	want = append(want, rec.Effects.Events...)
+	if !slices.Equal(want, rec.Events) {
+		v.add(InvEvents, "%s: recorded %v, want the decision's then the call's: %v", why(rec), rec.Events, want)
+	}
+	if rec.Err == nil {
+		for _, e := range rec.Effects.Events {
+			if e.Type == record.Warning && e.Reason != statemachine.ReasonPodGroupPending {
+				v.add(InvEvents, "a call that succeeded recorded %s", e)
+			}
+		}
+	}
 }
 
 // CheckEffects checks the pods a step deleted and created against the

@@ -1,6 +1,7 @@
 package rapidgen_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -47,12 +48,12 @@ func (ctl *controller) run(st rapidgen.Step) error {
 	job := ctl.cluster.Job(ctl.ns, ctl.name)
 	if st.Kind == rapidgen.StepRequest {
 		req := st.Request(job, ctl.cluster.Pods(ctl.ns, ctl.name))
-		return ctl.checked(func(now time.Time) worker.Record { return ctl.step.Process(req, now) })
+		return ctl.checked(func(now time.Time) worker.Record { return ctl.step.Process(context.Background(), req, now) })
 	}
 	st.Apply(ctl.cluster, job)
 	var errs []error
 	for _, e := range ctl.step.Delays.Due(ctl.cluster.Now.Time) {
-		errs = append(errs, ctl.checked(func(now time.Time) worker.Record { return ctl.step.Fire(e, now) }))
+		errs = append(errs, ctl.checked(func(now time.Time) worker.Record { return ctl.step.Fire(context.Background(), e, now) }))
 	}
 	return errors.Join(errs...)
 }

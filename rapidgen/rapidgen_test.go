@@ -1,6 +1,7 @@
 package rapidgen_test
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/rapidgen"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/worker"
@@ -116,7 +118,7 @@ type stepOf struct {
 func runStep(t *testing.T, ctl *controller, req vcjob.Request) stepOf {
 	t.Helper()
 	s := stepOf{before: ctl.cluster.Job("ns", "j"), pods: ctl.cluster.Pods("ns", "j")}
-	s.rec = ctl.step.Process(req, ctl.cluster.Now.Time)
+	s.rec = ctl.step.Process(context.Background(), req, ctl.cluster.Now.Time)
 	s.after = ctl.cluster.Job("ns", "j")
 	require.NoError(t, rapidgen.CheckStep(s.before, s.after, s.rec), "the real step is fine")
 	require.NoError(t, rapidgen.CheckEffects(s.before, s.pods, s.rec), "the real step is fine")
@@ -179,6 +181,14 @@ func TestCheckersCatchViolations(t *testing.T) {
 		}, true, rapidgen.InvKillSet},
 		{"a sync that deletes a healthy pod", sync, func(s *stepOf) { s.rec.Effects.Deleted = []string{"j-worker-1"} }, true, rapidgen.InvSyncDeletes},
 		{"a delete of a pod that did not exist", sync, func(s *stepOf) { s.rec.Effects.Deleted = []string{"j-worker-7"} }, true, rapidgen.InvExisting},
+		{"a restart without its ExecuteAction Event", restart, func(s *stepOf) { s.rec.Events = nil }, false, rapidgen.InvEvents},
+		{"a sync with an ExecuteAction Event", sync, func(s *stepOf) {
+			s.rec.Events = []record.Event{worker.ExecuteActionEvent(vcjob.SyncJobAction)}
+		}, false, rapidgen.InvEvents},
+		{"a call that succeeded with a Warning", sync, func(s *stepOf) {
+			s.rec.Effects.Events = []record.Event{record.Warningf("FailedCreate", "Error creating pods: []")}
+			s.rec.Events = s.rec.Effects.Events
+		}, false, rapidgen.InvEvents},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package rapidgen
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -158,7 +159,7 @@ func (s Step) Apply(c *memcluster.Cluster, job *vcjob.Job) bool {
 		return false
 	case StepPodGroup:
 		if s.PodGroupPhase == "" {
-			_, _ = c.DeletePodGroup(job)
+			_, _ = c.DeletePodGroup(context.Background(), job)
 		} else {
 			c.SetPodGroupPhase(job.Namespace, podgroup.Name(job), s.PodGroupPhase)
 		}

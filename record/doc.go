@@ -5,8 +5,10 @@
 // These are not vcjob.Event, the enum of pod events a job's lifecycle
 // policies match: a record.Event is what `kubectl describe` shows.
 //
-// The library's decisions return Events in the order Volcano records them;
-// a controller hands each to its event recorder on the object the decision
+// The library's decisions return Events in the order Volcano records them
+// (statemachine.Effects.Events for a cluster call, worker.Record.Events
+// for a whole step, cache.Cache.OnCommand for a Command taken); a
+// controller hands each to its event recorder on the object the decision
 // is about (the job for the job controller's steps, the cronjob for
 // cronjob.Decide):
 //

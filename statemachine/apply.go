@@ -1,6 +1,7 @@
 package statemachine
 
 import (
+	"context"
 	"fmt"
 	"maps"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/record"
 )
 
 // Applier is the handful of API operations the plans need. A controller
@@ -19,36 +21,36 @@ import (
 // applied, and what counts as success, live in one place.
 type Applier interface {
 	// PodGroupState is the job's PodGroup as the lister sees it now.
-	PodGroupState(job *vcjob.Job) (PodGroupState, error)
+	PodGroupState(ctx context.Context, job *vcjob.Job) (PodGroupState, error)
 	// ApplyPodGroup creates the desired PodGroup when the job has none
 	// (podgroup.Find also looks under the legacy name), else writes
 	// podgroup.Update(existing, desired) when it reports a change. desired
 	// is shared between calls: do not change it.
-	ApplyPodGroup(desired *podgroup.PodGroup) error
+	ApplyPodGroup(ctx context.Context, desired *podgroup.PodGroup) error
 	// ApplyObjects creates or updates the plugins' objects and deletes the
 	// ones they no longer want (NotFound is success).
-	ApplyObjects(objs plugins.Objects) error
+	ApplyObjects(ctx context.Context, objs plugins.Objects) error
 	// EnsureClaim creates a claim that has a Spec when it is missing; a
 	// claim without one must exist, else it is an error.
-	EnsureClaim(job *vcjob.Job, claim Claim) error
+	EnsureClaim(ctx context.Context, job *vcjob.Job, claim Claim) error
 	// ClaimExists reports whether a volume claim exists in the namespace
 	// (Volcano reads its claim lister): a generated claim name that exists
 	// is drawn again.
-	ClaimExists(namespace, name string) (bool, error)
+	ClaimExists(ctx context.Context, namespace, name string) (bool, error)
 	// UpdateJob writes the job itself, not its status: Volcano writes the
 	// claim names it generated into spec.volumes. As with UpdateStatus,
 	// job is the call's own top-level copy: leave it holding what the
 	// server returned (its resourceVersion), so that the status written
 	// next carries the current version.
-	UpdateJob(job *vcjob.Job) error
+	UpdateJob(ctx context.Context, job *vcjob.Job) error
 	// DeletePodGroup deletes the job's PodGroup; NotFound is not an error
 	// and reports deleted false.
-	DeletePodGroup(job *vcjob.Job) (deleted bool, err error)
+	DeletePodGroup(ctx context.Context, job *vcjob.Job) (deleted bool, err error)
 	// CreatePod creates a rendered pod; AlreadyExists counts as success.
-	CreatePod(pod *corev1.Pod) error
+	CreatePod(ctx context.Context, pod *corev1.Pod) error
 	// DeletePod marks the pod out-of-sync (the volcano.sh/controller-out-of-sync
 	// annotation), then deletes it; NotFound counts as success.
-	DeletePod(pod *corev1.Pod) error
+	DeletePod(ctx context.Context, pod *corev1.Pod) error
 	// UpdateStatus writes the job's status (the status subresource). One
 	// SyncJob may write twice (a new job's Pending status, then its
 	// counts), so an implementation must leave job holding what the server
@@ -57,7 +59,7 @@ type Applier interface {
 	// Applied hands it a copy of the job's top level: assign the fields,
 	// do not change the maps and slices they share with the caller's job.
 	// status is read-only too: Effects keep it.
-	UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error
+	UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error
 }
 
 // Effects is what one cluster call did, for records and explanations.
@@ -77,6 +79,11 @@ type Effects struct {
 	// HeldUntil: the restart backoff held the pods' creation until then
 	// (SyncPlan.HeldUntil).
 	HeldUntil *metav1.Time `json:"heldUntil,omitempty"`
+	// Events are the Kubernetes Events Volcano's job controller records
+	// during the call, in its order (see the package doc): Warnings for
+	// what failed, and PodGroupPending. Most calls record none, and then
+	// nothing is built.
+	Events []record.Event `json:"events,omitempty"`
 }
 
 // Applied is a Cluster that applies the plans through an Applier and keeps
@@ -167,18 +174,22 @@ func sameDesired(a, b *vcjob.Job) bool {
 var _ Cluster = (*Applied)(nil)
 
 // SyncJob applies PlanSync: init status, PodGroup, creates, then deletes
-// only when every create succeeded, then the status.
-func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
+// only when every create succeeded, then the status. The Events Volcano's
+// syncJob records go to Last.Events.
+func (a *Applied) SyncJob(ctx context.Context, ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallSyncJob}
 	if skip, err := nothingToDo(ji); skip {
 		return err
 	}
-	pg, err := a.Applier.PodGroupState(ji.Job)
+	pg, err := a.Applier.PodGroupState(ctx, ji.Job)
 	if err != nil {
+		// Volcano's lister read of the PodGroup is in its create-or-update.
+		a.record(ctx, podGroupErrorEvent(err))
 		return fmt.Errorf("get podgroup: %w", err)
 	}
-	opts, err := a.options(ji.Job)
+	opts, err := a.options(ctx, ji.Job)
 	if err != nil {
+		a.record(ctx, pluginErrorEvent(err))
 		return err
 	}
 	opts.PodGroup = a.podGroupFor(ji.Job)
@@ -200,46 +211,75 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 		return written
 	}
 	if plan.InitStatus != nil {
-		if err := a.write(job(), plan.InitStatus); err != nil {
-			return err
+		if err := a.write(ctx, job(), plan.InitStatus); err != nil {
+			a.record(ctx, jobStatusErrorEvent(err))
+			return fmt.Errorf("update status: %w", err)
 		}
 	}
 	if plan.Err != nil {
+		switch plan.errReason {
+		case ReasonPluginError:
+			a.record(ctx, pluginErrorEvent(plan.errCause))
+		case ReasonPVCError:
+			a.record(ctx, pvcErrorEvent(plan.errCause))
+		}
 		return plan.Err
 	}
-	if err := a.Applier.ApplyObjects(plan.Objects); err != nil {
+	if err := a.Applier.ApplyObjects(ctx, plan.Objects); err != nil {
+		// Volcano's plugins write their objects in OnJobAdd or
+		// OnJobUpdate themselves.
+		a.record(ctx, pluginErrorEvent(err))
 		return fmt.Errorf("apply plugin objects: %w", err)
 	}
 	for _, c := range plan.Claims {
-		if err := a.Applier.EnsureClaim(job(), c); err != nil {
+		if err := a.Applier.EnsureClaim(ctx, job(), c); err != nil {
+			a.record(ctx, pvcErrorEvent(err))
 			return fmt.Errorf("volume claim %s: %w", c.Name, err)
 		}
 	}
 	if plan.UpdateJob != nil {
 		j := job()
 		j.Spec = plan.UpdateJob.Spec
-		if err := a.Applier.UpdateJob(j); err != nil {
+		if err := a.Applier.UpdateJob(ctx, j); err != nil {
+			// Volcano writes the generated claim names back in the same
+			// function that ensures the claims.
+			a.record(ctx, pvcErrorEvent(err))
 			return fmt.Errorf("update job: %w", err)
 		}
 		a.Last.JobWritten = true
 	}
-	if err := a.Applier.ApplyPodGroup(plan.PodGroup); err != nil {
+	if err := a.Applier.ApplyPodGroup(ctx, plan.PodGroup); err != nil {
+		a.record(ctx, podGroupErrorEvent(err))
 		return fmt.Errorf("apply podgroup: %w", err)
+	}
+	if e, ok := PodGroupPendingEvent(ji.Job, pg); ok {
+		a.record(ctx, e)
 	}
 	if plan.RenderErr != nil {
 		return plan.RenderErr
 	}
 	a.Last.Waiting, a.Last.HeldUntil = plan.Waiting, plan.HeldUntil
-	failed := map[string]error{}
+	var failed map[string]error
+	var createErrs []podError
 	for _, pod := range plan.Create {
-		if err := a.Applier.CreatePod(pod); err != nil {
+		if err := a.Applier.CreatePod(ctx, pod); err != nil {
+			if failed == nil {
+				failed = map[string]error{}
+			}
 			failed[pod.Name] = err
+			createErrs = append(createErrs, podError{pod.Name, err})
+			if ctx.Err() != nil {
+				break // stopped: the rest would fail the same way
+			}
 			continue
 		}
 		a.Last.Created = append(a.Last.Created, pod.Name)
 	}
-	if len(failed) == 0 {
-		a.deleteAll(plan.Delete, failed)
+	if len(createErrs) > 0 {
+		a.record(ctx, failedCreateEvent(createErrs))
+	} else if len(plan.Delete) > 0 {
+		failed = map[string]error{}
+		a.deleteAll(ctx, plan.Delete, failed)
 	}
 	out := plan.Complete(failed, update, a.Now)
 	if out.Err != nil {
@@ -249,56 +289,61 @@ func (a *Applied) SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error {
 		// A variable of its own, so that only a sync that writes pays
 		// for the status escaping to the Applier.
 		status := out.Status
-		return a.write(job(), &status)
+		if err := a.write(ctx, job(), &status); err != nil {
+			return fmt.Errorf("update status: %w", err)
+		}
 	}
 	return nil
 }
 
 // KillJob applies PlanKillJob.
-func (a *Applied) KillJob(ji *vcjob.JobInfo, retain Retain, update UpdateStatusFunc) error {
+func (a *Applied) KillJob(ctx context.Context, ji *vcjob.JobInfo, retain Retain, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallKillJob}
 	if skip, err := nothingToDo(ji); skip {
 		return err
 	}
-	opts, err := a.options(ji.Job)
+	opts, err := a.options(ctx, ji.Job)
 	if err != nil {
 		return err
 	}
-	return a.kill(ji, PlanKillJobWith(ji, retain, opts), update)
+	return a.kill(ctx, ji, PlanKillJobWith(ji, retain, opts), update)
 }
 
 // KillTarget applies PlanKillTarget.
-func (a *Applied) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update UpdateStatusFunc) error {
+func (a *Applied) KillTarget(ctx context.Context, ji *vcjob.JobInfo, target vcjob.Target, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallKillTarget}
 	if skip, err := nothingToDo(ji); skip {
 		return err
 	}
-	opts, err := a.options(ji.Job)
+	opts, err := a.options(ctx, ji.Job)
 	if err != nil {
 		return err
 	}
-	return a.kill(ji, PlanKillTargetWith(ji, target, opts), update)
+	return a.kill(ctx, ji, PlanKillTargetWith(ji, target, opts), update)
 }
 
-func (a *Applied) kill(ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFunc) error {
+func (a *Applied) kill(ctx context.Context, ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFunc) error {
 	if plan.Noop {
 		return nil
 	}
-	failed := map[string]error{}
-	a.deleteAll(plan.Delete, failed)
+	var failed map[string]error
+	if len(plan.Delete) > 0 {
+		failed = map[string]error{}
+		a.deleteAll(ctx, plan.Delete, failed)
+	}
 	out := plan.Complete(failed, update, a.Now)
 	if out.Err != nil {
 		return out.Err
 	}
 	// The plugins' OnJobDelete objects go before the status is written.
-	if err := a.Applier.ApplyObjects(plan.Objects); err != nil {
+	if err := a.Applier.ApplyObjects(ctx, plan.Objects); err != nil {
 		return fmt.Errorf("apply plugin objects: %w", err)
 	}
-	if err := a.write(shallowCopy(ji.Job), &out.Status); err != nil {
-		return err
+	if err := a.write(ctx, shallowCopy(ji.Job), &out.Status); err != nil {
+		return fmt.Errorf("update status: %w", err)
 	}
 	if out.DeletePodGroup {
-		deleted, err := a.Applier.DeletePodGroup(ji.Job)
+		deleted, err := a.Applier.DeletePodGroup(ctx, ji.Job)
 		if err != nil {
 			return fmt.Errorf("delete podgroup: %w", err)
 		}
@@ -318,12 +363,16 @@ func nothingToDo(ji *vcjob.JobInfo) (bool, error) {
 }
 
 // options builds the job's plugins.
-func (a *Applied) options(job *vcjob.Job) (PlanOptions, error) {
+func (a *Applied) options(ctx context.Context, job *vcjob.Job) (PlanOptions, error) {
 	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices,
 		Semantics: a.Semantics.For(job), Extensions: a.ExtensionsFor(job)}
 	if len(job.Spec.Volumes) > 0 {
-		// A method value allocates: only jobs with volumes need it.
-		opts.ClaimExists = a.Applier.ClaimExists
+		// A closure allocates: only jobs with volumes need it. The plan
+		// looks claims up in the call's context.
+		applier := a.Applier
+		opts.ClaimExists = func(namespace, name string) (bool, error) {
+			return applier.ClaimExists(ctx, namespace, name)
+		}
 	}
 	if a.Plugins == nil || len(job.Spec.Plugins) == 0 {
 		return opts, nil
@@ -339,13 +388,23 @@ func (a *Applied) options(job *vcjob.Job) (PlanOptions, error) {
 	return opts, nil
 }
 
-func (a *Applied) deleteAll(pods []*corev1.Pod, failed map[string]error) {
+// deleteAll deletes pods, noting each failure in failed and, when any
+// failed, recording Volcano's FailedDelete Event.
+func (a *Applied) deleteAll(ctx context.Context, pods []*corev1.Pod, failed map[string]error) {
+	var errs []podError
 	for _, pod := range pods {
-		if err := a.Applier.DeletePod(pod); err != nil {
+		if err := a.Applier.DeletePod(ctx, pod); err != nil {
 			failed[pod.Name] = err
+			errs = append(errs, podError{pod.Name, err})
+			if ctx.Err() != nil {
+				break // stopped: the rest would fail the same way
+			}
 			continue
 		}
 		a.Last.Deleted = append(a.Last.Deleted, pod.Name)
+	}
+	if len(errs) > 0 {
+		a.record(ctx, failedDeleteEvent(errs))
 	}
 }
 
@@ -356,15 +415,26 @@ func shallowCopy(job *vcjob.Job) *vcjob.Job {
 	return &c
 }
 
-func (a *Applied) write(job *vcjob.Job, status *vcjob.JobStatus) error {
-	if err := a.Applier.UpdateStatus(job, status); err != nil {
-		return fmt.Errorf("update status: %w", err)
+// write writes the job's status; its error is the Applier's, unwrapped.
+func (a *Applied) write(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
+	if err := a.Applier.UpdateStatus(ctx, job, status); err != nil {
+		return err
 	}
 	a.Last.StatusWritten = true
 	// Statuses are never changed once written (see UpdateStatus), so the
 	// effects may share this one.
 	a.Last.Status = status
 	return nil
+}
+
+// record adds an Event to the call's effects, unless the call's context
+// is done: a call stopped by its context is the embedder's doing, not
+// something Volcano would have seen, and its failures record nothing.
+func (a *Applied) record(ctx context.Context, e record.Event) {
+	if ctx.Err() != nil {
+		return
+	}
+	a.Last.Events = append(a.Last.Events, e)
 }
 
 func (a *Applied) sizing() podgroup.Sizing {

@@ -1,6 +1,7 @@
 package statemachine_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,13 +21,13 @@ type versionChecker struct {
 	writes []string
 }
 
-func (v *versionChecker) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+func (v *versionChecker) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
 	stored := v.Cluster.Job(job.Namespace, job.Name)
 	if stored.ResourceVersion != job.ResourceVersion {
 		return assert.AnError
 	}
 	v.writes = append(v.writes, job.ResourceVersion)
-	return v.Cluster.UpdateStatus(job, status)
+	return v.Cluster.UpdateStatus(ctx, job, status)
 }
 
 func TestAppliedWritesTwiceWithTheCurrentVersion(t *testing.T) {
@@ -44,7 +45,7 @@ func TestAppliedWritesTwiceWithTheCurrentVersion(t *testing.T) {
 
 	// A new job whose PodGroup already admits pods: the Pending status,
 	// then the counts, in one call.
-	require.NoError(t, a.SyncJob(ji, statemachine.UpdatePendingSync.Func(ji.Job)))
+	require.NoError(t, a.SyncJob(context.Background(), ji, statemachine.UpdatePendingSync.Func(ji.Job)))
 	assert.Len(t, v.writes, 2)
 	assert.NotEqual(t, v.writes[0], v.writes[1], "the second write carries the first one's version")
 	assert.Equal(t, before, ji.Job, "the caller's snapshot is not changed")

@@ -1,6 +1,7 @@
 package statemachine_test
 
 import (
+	"context"
 	"errors"
 	"regexp"
 	"testing"
@@ -91,7 +92,7 @@ func TestClaimsAsVolcanoNamesThem(t *testing.T) {
 		ji.Job.Spec.Volumes = volumes()[1:2]
 		c := memcluster.New(now)
 		c.PutJob(ji.Job)
-		_, err := statemachine.Execute(c, ji, vcjob.SyncJobAction, vcjob.Target{})
+		_, err := statemachine.Execute(context.Background(), c, ji, vcjob.SyncJobAction, vcjob.Target{})
 		require.NoError(t, err)
 		require.Len(t, c.Journal.ClaimsCreated, 1)
 		require.Len(t, c.Journal.JobWrites, 1)
@@ -111,7 +112,7 @@ func TestClaimsAsVolcanoNamesThem(t *testing.T) {
 		ji.Job.Spec.Volumes = volumes()[:1]
 		c := memcluster.New(now)
 		c.PutJob(ji.Job)
-		_, err := statemachine.Execute(c, ji, vcjob.SyncJobAction, vcjob.Target{})
+		_, err := statemachine.Execute(context.Background(), c, ji, vcjob.SyncJobAction, vcjob.Target{})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "pvc shared is not found, the job will be in the Pending state until the PVC is created")
 	})

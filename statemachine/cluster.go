@@ -1,6 +1,8 @@
 package statemachine
 
 import (
+	"context"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
@@ -33,8 +35,13 @@ func (r Retain) Keeps(phase corev1.PodPhase) bool {
 // on and the state's status-update function; what the call does to pods,
 // the PodGroup and the job status is computed by PlanSync and PlanKill, so
 // an implementation only applies those plans.
+//
+// ctx is the caller's: an implementation hands it to every API call it
+// makes, so that a controller shutting down or losing its lease stops the
+// call, and a logger or trace in it reaches the clients (see the package
+// doc for what a cancelled context leaves behind).
 type Cluster interface {
-	SyncJob(ji *vcjob.JobInfo, update UpdateStatusFunc) error
-	KillJob(ji *vcjob.JobInfo, retain Retain, update UpdateStatusFunc) error
-	KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update UpdateStatusFunc) error
+	SyncJob(ctx context.Context, ji *vcjob.JobInfo, update UpdateStatusFunc) error
+	KillJob(ctx context.Context, ji *vcjob.JobInfo, retain Retain, update UpdateStatusFunc) error
+	KillTarget(ctx context.Context, ji *vcjob.JobInfo, target vcjob.Target, update UpdateStatusFunc) error
 }

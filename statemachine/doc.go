@@ -41,13 +41,71 @@
 //	a := &statemachine.Applied{Applier: myApplier, Plugins: registry,
 //		Names: statemachine.RandomNames()}
 //	a.Now = now
-//	_, err := statemachine.Execute(a, ji, vcjob.SyncJobAction, vcjob.Target{})
+//	_, err := statemachine.Execute(ctx, a, ji, vcjob.SyncJobAction, vcjob.Target{})
 //	for _, w := range a.Last.Warnings {
 //		log.Print(w) // plugin arguments Volcano logs and goes past
+//	}
+//	for _, e := range a.Last.Events {
+//		recorder.Event(ji.Job, e.Type, e.Reason, e.Message) // kubectl describe vcjob
 //	}
 //
 // memcluster is such a Cluster, in memory; a real controller applies the
 // same plans with its clients.
+//
+// # Contexts
+//
+// Every call that reaches a cluster takes a context.Context first (Execute,
+// ExecuteWith, the Cluster and Applier methods) and Applied hands it to
+// each Applier call, so that a controller shutting down, or losing its
+// lease, stops the call under way, and a logger or trace in the context
+// reaches the clients. A cancelled context does to a half-applied plan what
+// a crash would, no more:
+//
+//   - the API calls already made stay made (a PodGroup created, some pods
+//     created or deleted, a Pending status written); nothing is rolled
+//     back;
+//   - the call stops at the first Applier call that fails with the
+//     context's error and returns that error, wrapped (errors.Is finds
+//     context.Canceled or context.DeadlineExceeded); the status is not
+//     written, as after any failed create or delete, and the call records
+//     no Event for what the context stopped;
+//   - the same request run again (the requeued request, on any
+//     controller) computes its plan afresh from the cluster as it is, not
+//     from the interrupted one, and finishes the work: the pods still
+//     missing are created, the ones still to go are deleted (those already
+//     deleted count as terminating while they terminate), and the status
+//     it writes is the one an uninterrupted call would have written
+//     (TestCancelledPlanConverges stops every step of a job's life before
+//     each of its calls in turn).
+//
+// Two things are not undone that way. A kill stopped after its status write
+// (only the PodGroup delete left) has done its work as far as the status
+// says; the PodGroup is deleted by the job's next kill. A claim created for
+// a generated name (no Choices.DeterministicClaimNames) before the name was
+// written back into the job is drawn again by the next sync: the first
+// claim stays, unused, owned by the job, as it does with Volcano.
+//
+// # Events
+//
+// Effects.Events are the Kubernetes Events (package record, not
+// vcjob.Event) Volcano's job controller records during the call, in its
+// order, with its reasons and messages word for word. All are Warnings:
+//
+//	JobStatusError   Failed to initialize job status, err: <err>        a new job's Pending status write failed
+//	PluginError      Execute plugin when job add failed, err: <err>     OnJobAdd or OnJobUpdate (sic) failed, or writing their objects did
+//	PVCError         Failed to create PVC, err: <err>                   a claim lookup, create or the job's write-back failed; a named claim is missing
+//	PodGroupError    Failed to create PodGroup, err: <err>              the PodGroup could not be read, created or updated
+//	PodGroupPending  PodGroup <ns>:<job> <type>, reason: <message>       the PodGroup's latest true condition is not Scheduled (every sync)
+//	FailedCreate     Error creating pods: [failed to create pod <name>, err: <%#v> ...]
+//	FailedDelete     Error deleting pods: [failed to delete pod <name>, err <%#v> ...]
+//
+// The first four end the call (SyncJob only); PodGroupPending does not.
+// A missing claim's error is ClaimNotFound's; a failed out-of-sync mark is
+// a MarkError. Volcano records nothing for a plugin's OnPodCreate or
+// OnJobDelete error, a failed status write other than the first, or a
+// PodGroup delete, and neither does Applied. A call handed a job being
+// deleted records nothing. The Events of the worker around the call
+// (ExecuteAction) are package worker's.
 //
 // ExecuteWith decides under Options: a semantics profile (vcjob.Semantics,
 // the job's vcjob.dev/semantics annotation on top; LookupWith is its
@@ -55,6 +113,6 @@
 // keeps retries, one that fails the job). The plans read the profile and
 // the restart backoff from PlanOptions.Semantics and Extensions.
 //
-//	tr, err := statemachine.ExecuteWith(a, ji, action, target,
+//	tr, err := statemachine.ExecuteWith(ctx, a, ji, action, target,
 //		statemachine.Options{Semantics: vcjob.Corrected()})
 package statemachine

@@ -1,6 +1,7 @@
 package statemachine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -9,19 +10,19 @@ import (
 
 // Execute runs action on the job in ji through cluster: it picks the state
 // from the job's phase, looks up the transition and makes its call with the
-// transition's status-update function. target matters only for targeted
-// restarts (see vcjob.TargetOf).
+// transition's status-update function, in ctx. target matters only for
+// targeted restarts (see vcjob.TargetOf).
 //
 // Execute holds no state of its own: the same inputs always make the same
 // call.
 //
 // A job carrying the vcjob.SemanticsAnnotation is decided under the
 // semantics it names (see ExecuteWith).
-func Execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target) (Transition, error) {
-	return ExecuteWith(cluster, ji, action, target, Options{})
+func Execute(ctx context.Context, cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target) (Transition, error) {
+	return ExecuteWith(ctx, cluster, ji, action, target, Options{})
 }
 
-func execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, opts Options) (Transition, error) {
+func execute(ctx context.Context, cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, opts Options) (Transition, error) {
 	sem := opts.Semantics
 	if ji == nil || ji.Job == nil {
 		return Transition{}, fmt.Errorf("statemachine: execute %s: %w", action, ErrNoJob)
@@ -41,11 +42,11 @@ func execute(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcj
 	var err error
 	switch tr.Call {
 	case CallSyncJob:
-		err = cluster.SyncJob(ji, update)
+		err = cluster.SyncJob(ctx, ji, update)
 	case CallKillJob:
-		err = cluster.KillJob(ji, tr.Retain, update)
+		err = cluster.KillJob(ctx, ji, tr.Retain, update)
 	case CallKillTarget:
-		err = cluster.KillTarget(ji, target, update)
+		err = cluster.KillTarget(ctx, ji, target, update)
 	default:
 		return tr, fmt.Errorf("statemachine: no transition for %s in state %s", action, StateOf(ji.Job))
 	}

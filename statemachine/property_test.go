@@ -1,6 +1,7 @@
 package statemachine_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -269,30 +270,30 @@ type spyCluster struct {
 	effects       statemachine.Effects
 }
 
-func (s *spyCluster) SyncJob(ji *vcjob.JobInfo, update statemachine.UpdateStatusFunc) error {
+func (s *spyCluster) SyncJob(ctx context.Context, ji *vcjob.JobInfo, update statemachine.UpdateStatusFunc) error {
 	plan := statemachine.PlanSync(ji, s.Cluster.PodGroup(ji.Job), s.Cluster.Now)
 	s.calls = append(s.calls, statemachine.CallSyncJob)
 	s.plannedCreate = append(s.plannedCreate, plan.Create...)
 	s.plannedDelete = append(s.plannedDelete, plan.Delete...)
 	s.reconciled = s.reconciled || plan.Reconcile
 	defer s.record()
-	return s.Cluster.SyncJob(ji, update)
+	return s.Cluster.SyncJob(ctx, ji, update)
 }
 
-func (s *spyCluster) KillJob(ji *vcjob.JobInfo, retain statemachine.Retain, update statemachine.UpdateStatusFunc) error {
+func (s *spyCluster) KillJob(ctx context.Context, ji *vcjob.JobInfo, retain statemachine.Retain, update statemachine.UpdateStatusFunc) error {
 	plan := statemachine.PlanKillJob(ji, retain)
 	s.calls = append(s.calls, statemachine.CallKillJob)
 	s.plannedDelete = append(s.plannedDelete, plan.Delete...)
 	defer s.record()
-	return s.Cluster.KillJob(ji, retain, update)
+	return s.Cluster.KillJob(ctx, ji, retain, update)
 }
 
-func (s *spyCluster) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update statemachine.UpdateStatusFunc) error {
+func (s *spyCluster) KillTarget(ctx context.Context, ji *vcjob.JobInfo, target vcjob.Target, update statemachine.UpdateStatusFunc) error {
 	plan := statemachine.PlanKillTarget(ji, target)
 	s.calls = append(s.calls, statemachine.CallKillTarget)
 	s.plannedDelete = append(s.plannedDelete, plan.Delete...)
 	defer s.record()
-	return s.Cluster.KillTarget(ji, target, update)
+	return s.Cluster.KillTarget(ctx, ji, target, update)
 }
 
 func (s *spyCluster) record() { s.effects = s.Cluster.LastEffects() }
@@ -407,7 +408,7 @@ func (h *harness) request(t tb, i int, o op, before *vcjob.Job, podsBefore []*co
 			return
 		}
 		tr.Executed = true
-		trans, execErr = statemachine.Execute(spy, ji, d.Action, d.Target)
+		trans, execErr = statemachine.Execute(context.Background(), spy, ji, d.Action, d.Target)
 	}()
 	tr.Transition = trans
 	if execErr != nil {
@@ -428,6 +429,8 @@ func (h *harness) request(t tb, i int, o op, before *vcjob.Job, podsBefore []*co
 		// No call was made (a finished job left alone): as worker.Step records it.
 		rec.Effects = statemachine.Effects{Call: statemachine.CallNone}
 	}
+	// The Events as worker.Step records them: the decision's, then the call's.
+	rec.Events = append(worker.DecisionEvents(d.Action, d.Delay), rec.Effects.Events...)
 	if st := spy.effects.Status; st != nil {
 		rec.PhaseAfter = st.State.Phase
 	}

@@ -1,6 +1,8 @@
 package statemachine
 
 import (
+	"context"
+
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
@@ -57,11 +59,11 @@ const UpdateFail UpdateRule = "fail"
 // Under LeaveFinishedJobs, a finished job (and an Aborted one, but for
 // ResumeJob) that has no pod left to delete gets no call: the transition
 // returned has Call CallNone.
-func ExecuteWith(cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, opts Options) (Transition, error) {
+func ExecuteWith(ctx context.Context, cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, opts Options) (Transition, error) {
 	if ji != nil && ji.Job != nil {
 		opts.Semantics = opts.Semantics.For(ji.Job)
 	}
-	return execute(cluster, ji, action, target, opts)
+	return execute(ctx, cluster, ji, action, target, opts)
 }
 
 // leaveAlone reports whether tr, under LeaveFinishedJobs, is a kill of a

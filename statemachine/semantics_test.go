@@ -1,6 +1,7 @@
 package statemachine_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -139,17 +140,17 @@ func TestLookupWith(t *testing.T) {
 // calls records which calls Execute made.
 type calls []statemachine.Call
 
-func (c *calls) SyncJob(*vcjob.JobInfo, statemachine.UpdateStatusFunc) error {
+func (c *calls) SyncJob(context.Context, *vcjob.JobInfo, statemachine.UpdateStatusFunc) error {
 	*c = append(*c, statemachine.CallSyncJob)
 	return nil
 }
 
-func (c *calls) KillJob(*vcjob.JobInfo, statemachine.Retain, statemachine.UpdateStatusFunc) error {
+func (c *calls) KillJob(context.Context, *vcjob.JobInfo, statemachine.Retain, statemachine.UpdateStatusFunc) error {
 	*c = append(*c, statemachine.CallKillJob)
 	return nil
 }
 
-func (c *calls) KillTarget(*vcjob.JobInfo, vcjob.Target, statemachine.UpdateStatusFunc) error {
+func (c *calls) KillTarget(context.Context, *vcjob.JobInfo, vcjob.Target, statemachine.UpdateStatusFunc) error {
 	*c = append(*c, statemachine.CallKillTarget)
 	return nil
 }
@@ -178,7 +179,7 @@ func TestLeaveFinishedJobs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ji := fixture(t, tc.phase, tc.pods...)
 			var c calls
-			tr, err := statemachine.ExecuteWith(&c, ji, tc.action, vcjob.Target{}, statemachine.Options{Semantics: tc.sem})
+			tr, err := statemachine.ExecuteWith(context.Background(), &c, ji, tc.action, vcjob.Target{}, statemachine.Options{Semantics: tc.sem})
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, tr.Call)
 			if tc.want == statemachine.CallNone {
@@ -193,23 +194,23 @@ func TestLeaveFinishedJobs(t *testing.T) {
 func TestExecuteReadsTheJobsAnnotation(t *testing.T) {
 	ji := fixture(t, vcjob.Restarting)
 	var c calls
-	tr, err := statemachine.Execute(&c, ji, vcjob.AbortJobAction, vcjob.Target{})
+	tr, err := statemachine.Execute(context.Background(), &c, ji, vcjob.AbortJobAction, vcjob.Target{})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "Volcano's without the annotation")
 
 	job := ji.Job.DeepCopy()
 	job.Annotations = map[string]string{vcjob.SemanticsAnnotation: "abort-while-restarting"}
 	ji.SetJob(job)
-	tr, err = statemachine.Execute(&c, ji, vcjob.AbortJobAction, vcjob.Target{})
+	tr, err = statemachine.Execute(context.Background(), &c, ji, vcjob.AbortJobAction, vcjob.Target{})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
-	tr, err = statemachine.ExecuteWith(&c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
+	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
 	job = job.DeepCopy()
 	job.Annotations[vcjob.SemanticsAnnotation] = "volcano"
 	ji.SetJob(job)
-	tr, err = statemachine.ExecuteWith(&c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
+	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "the job asks for Volcano's over the embedder's")
 }

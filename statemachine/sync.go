@@ -18,6 +18,10 @@ import (
 type PodGroupState struct {
 	Exists bool
 	Phase  podgroup.Phase
+	// Conditions are the PodGroup's status conditions; only the
+	// PodGroupPending Event reads them (PodGroupPendingEvent). An Applier
+	// may share them with its lister's object: nobody changes them.
+	Conditions []podgroup.Condition
 }
 
 // SyncPlan is what SyncJob does. In order: write InitStatus if set; ensure
@@ -72,6 +76,12 @@ type SyncPlan struct {
 	// and PodGroup are applied, as Volcano has done them by then, and the
 	// call stops with it; no pod is created or deleted, no status written.
 	RenderErr error `json:"-"`
+
+	// errReason and errCause are the Event of Err (ReasonPluginError or
+	// ReasonPVCError) and the error it names, unwrapped, as Volcano has
+	// it.
+	errReason string
+	errCause  error
 
 	job     *vcjob.Job
 	c       counts
@@ -129,6 +139,7 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 		}
 		if err != nil {
 			p.Err = fmt.Errorf("plugin %s: %w", pl.Name(), err)
+			p.errReason, p.errCause = ReasonPluginError, err
 			return p
 		}
 		merge(&p.Objects, objs)
@@ -144,6 +155,7 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 		p.Claims, generated, err = claims(job, &opts)
 		if err != nil {
 			p.Err = err
+			p.errReason, p.errCause = ReasonPVCError, errors.Unwrap(err)
 			return p
 		}
 		if generated {

@@ -10,10 +10,19 @@
 // of everything they decided, for logs, explanations and tests.
 //
 //	s := &worker.Step{Jobs: jobCache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: myApplier}}
-//	rec := s.Process(req, now)
-//	if rec.Err != nil && worker.Requeue(requeues, maxRequeues) { ... }
+//	rec := s.Process(ctx, req, now)
+//	for _, e := range rec.Events {
+//		recorder.Event(job, e.Type, e.Reason, e.Message) // what kubectl describe shows
+//	}
+//	if rec.Err != nil {
+//		if worker.Requeue(requeues, maxRequeues) {
+//			// requeue req, rate-limited
+//		} else {
+//			s.GiveUp(ctx, rec, now) // "retry limit reached": TerminateJob
+//		}
+//	}
 //	for _, e := range s.Delays.Due(now) {
-//		s.Fire(e, now)
+//		s.Fire(ctx, e, now)
 //	}
 //
 // The step sits above cache, delay, policy and statemachine and is the only
@@ -21,7 +30,21 @@
 // dependency arrows keep pointing one way, towards the root package. It
 // holds no clock (time is a parameter) and starts no goroutine; a Step is
 // not safe for concurrent use, which matches Volcano's one worker per job
-// shard.
+// shard. The context each method takes reaches every cluster call the
+// step makes.
+//
+// A Record carries the Kubernetes Events Volcano's worker records in the
+// step (record.Event values, not vcjob.Event pod events), in Volcano's
+// order: processNextReq's ExecuteAction Event, then the call's
+// (statemachine.Effects.Events):
+//
+//	Normal  ExecuteAction  Execute action AbortJob after 10m0s       (a delayed action registered)
+//	Normal  ExecuteAction  Start to execute action RestartJob        (any action but SyncJob, run at once; a trailing space)
+//	Normal  ExecuteAction  Job failed on action SyncJob for retry limit reached   (GiveUp)
+//
+// A delayed action that fires records only its call's Events. Volcano's
+// command handler records CommandIssued before the request is queued:
+// cache.Cache.OnCommand.
 //
 // The step follows Cluster.Semantics (and each job's vcjob.dev/semantics
 // annotation) and each job's policy extensions: it keeps a deadline

@@ -1,6 +1,7 @@
 package worker_test
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -69,7 +70,7 @@ func (p *pipeline) settle(t *rapid.T) {
 			return
 		}
 		for _, r := range reqs {
-			p.recs = append(p.recs, p.step.Process(r, p.now))
+			p.recs = append(p.recs, p.step.Process(context.Background(), r, p.now))
 		}
 	}
 }
@@ -84,7 +85,7 @@ func (p *pipeline) advance(t *rapid.T, d time.Duration) {
 		p.now = next
 		p.c.Now = metav1.NewTime(next)
 		for _, e := range p.step.Delays.Due(next) {
-			p.recs = append(p.recs, p.step.Fire(e, p.now))
+			p.recs = append(p.recs, p.step.Fire(context.Background(), e, p.now))
 			p.settle(t)
 		}
 	}

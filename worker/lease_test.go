@@ -1,6 +1,7 @@
 package worker_test
 
 import (
+	"context"
 	"runtime"
 	"strconv"
 	"testing"
@@ -56,14 +57,18 @@ func TestStepReleasesItsLease(t *testing.T) {
 	}
 	// A first lease makes the cache's job info an owner of what it makes
 	// from then on; what it made before stays frozen and is copied once.
-	step.Process(vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
+	step.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
 	update()
 
 	failed := vcjob.Request{Namespace: "ns", JobName: "j", TaskName: "w", PodName: "j-w-0", Event: vcjob.PodFailedEvent}
 	for name, run := range map[string]func(){
-		"a sync":             func() { step.Process(vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0) },
-		"a delayed action":   func() { step.Process(failed, t0) },
-		"a delay that fires": func() { step.Fire(delay.Entry{Request: failed, Action: vcjob.RestartJobAction}, t0) },
+		"a sync": func() {
+			step.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
+		},
+		"a delayed action": func() { step.Process(context.Background(), failed, t0) },
+		"a delay that fires": func() {
+			step.Fire(context.Background(), delay.Entry{Request: failed, Action: vcjob.RestartJobAction}, t0)
+		},
 	} {
 		update()
 		update() // the cache owns the pod's path again

@@ -1,6 +1,7 @@
 package worker_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,12 +32,12 @@ func TestStepUnderSemantics(t *testing.T) {
 
 			// An eviction's delayed restart; the pod of that name comes
 			// back as another pod (another UID) and runs.
-			rec := step.Process(podReq(vcjob.PodEvictedEvent, "j-worker-0"), t0)
+			rec := step.Process(context.Background(), podReq(vcjob.PodEvictedEvent, "j-worker-0"), t0)
 			require.NotNil(t, rec.Registered)
 			assert.Equal(t, tc.sem.DelaysByPodUID, rec.Registered.ByPodUID)
 			back := podReq(vcjob.PodRunningEvent, "j-worker-0")
 			back.PodUID = "uid-new"
-			rec = step.Process(back, t0)
+			rec = step.Process(context.Background(), back, t0)
 			assert.Len(t, rec.Cancelled, tc.cancelled)
 
 			// The job finishes with nothing left to delete.
@@ -48,8 +49,8 @@ func TestStepUnderSemantics(t *testing.T) {
 				p.Status.Phase = corev1.PodSucceeded
 				c.PutPod(p)
 			}
-			step.Process(vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.ResumeJobAction}, t0)
-			rec = step.Process(vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
+			step.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.ResumeJobAction}, t0)
+			rec = step.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
 			require.NoError(t, rec.Err)
 			assert.Equal(t, tc.call, rec.Transition.Call)
 			assert.Equal(t, tc.call, rec.Effects.Call)

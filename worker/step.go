@@ -1,6 +1,7 @@
 package worker
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -96,7 +98,15 @@ type Record struct {
 	// Extended are the delayed actions the step registered for the job's
 	// policy extensions: its deadline, the end of a restart backoff.
 	Extended []delay.Entry `json:"extended,omitempty"`
-	Err      error         `json:"-"`
+	// Events are the Kubernetes Events Volcano's worker records in the
+	// step, in its order: first processNextReq's ExecuteAction (for a
+	// delayed action registered, or an action other than SyncJob run at
+	// once; a delayed action that fires records none), or GiveUp's
+	// retry-limit one, then the call's (Effects.Events). A step that
+	// records none builds nothing. They are Events on the job of the
+	// request: record them with the job as the involved object.
+	Events []record.Event `json:"events,omitempty"`
+	Err    error          `json:"-"`
 }
 
 // Error is Err's text, for JSON.
@@ -107,8 +117,9 @@ func (r Record) Error() string {
 	return r.Err.Error()
 }
 
-// Process handles one request at now.
-func (s *Step) Process(req vcjob.Request, now time.Time) Record {
+// Process handles one request at now; the cluster calls it makes run in
+// ctx.
+func (s *Step) Process(ctx context.Context, req vcjob.Request, now time.Time) Record {
 	rec := Record{Time: now, Request: req}
 	// Before anything else: the pod moving on makes its pending timeout
 	// moot (CancelForPodEvent picks the events that do).
@@ -125,6 +136,9 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 		rec.Escalated, rec.FailJob = d.Escalated, d.FailJob
 	}
 	rec.Rule, rec.Action, rec.Target, rec.Delay, rec.KeepRetries = d.Rule, d.Action, d.Target, d.Delay, d.KeepRetries
+	// Recorded before anything else, so a delayed action that is dropped
+	// as a duplicate, or a call that fails, records it too.
+	rec.Events = DecisionEvents(d.Action, d.Delay)
 	if d.Delay > 0 {
 		register := s.Delays.Register
 		if s.Cluster.Semantics.For(ji.Job).DelaysByPodUID {
@@ -140,14 +154,14 @@ func (s *Step) Process(req vcjob.Request, now time.Time) Record {
 		s.extend(ji.Job, &rec, now)
 		return rec
 	}
-	s.execute(ji, &rec, now)
+	s.execute(ctx, ji, &rec, now)
 	s.extend(ji.Job, &rec, now)
 	return rec
 }
 
 // Fire runs a delayed action that came due at now, on the job's state at
-// that time.
-func (s *Step) Fire(e delay.Entry, now time.Time) Record {
+// that time, in ctx.
+func (s *Step) Fire(ctx context.Context, e delay.Entry, now time.Time) Record {
 	rec := Record{Time: now, Request: e.Request, Fired: &e, Action: e.Action, Target: e.Target, Rule: policy.Rule{Kind: RuleDelayed}}
 	ji, ok := s.snapshot(e.Request.Namespace, e.Request.JobName, &rec)
 	if !ok {
@@ -158,10 +172,39 @@ func (s *Step) Fire(e delay.Entry, now time.Time) Record {
 		rec.Skipped = "the job is ending already: its deadline has nothing to do"
 		return rec
 	}
-	s.execute(ji, &rec, now)
+	s.execute(ctx, ji, &rec, now)
 	s.extend(ji.Job, &rec, now)
 	return rec
 }
+
+// GiveUp is what Volcano's worker does once the request of failed (a
+// Process or Fire record with an error) has failed as often as the
+// requeue limit allows (see Requeue): it records "Job failed on action
+// <action> for retry limit reached" and terminates the job, TerminateJob
+// through the state machine, without policies and without cancelling
+// delayed actions. The record's rule is RuleGiveUp.
+//
+// The job is terminated as the cache holds it now; Volcano terminates it
+// as the failed step found it, and a real API server then refuses the
+// kill's status write as a conflict if the failed step wrote one.
+func (s *Step) GiveUp(ctx context.Context, failed Record, now time.Time) Record {
+	req := failed.Request
+	rec := Record{Time: now, Request: req, Action: vcjob.TerminateJobAction, Target: vcjob.Target{Level: vcjob.JobLevel}, Rule: policy.Rule{Kind: RuleGiveUp}}
+	ji, ok := s.snapshot(req.Namespace, req.JobName, &rec)
+	if !ok {
+		return rec
+	}
+	defer ji.Release()
+	rec.Events = []record.Event{RetryLimitEvent(failed.Action)}
+	s.Cluster.Now = metav1.NewTime(now)
+	tr, err := statemachine.ExecuteWith(ctx, s.Cluster, ji, vcjob.TerminateJobAction, rec.Target, statemachine.Options{Semantics: s.Cluster.Semantics})
+	s.done(&rec, tr, err)
+	return rec
+}
+
+// RuleGiveUp marks the record of GiveUp: the job is terminated because a
+// request failed too often.
+const RuleGiveUp policy.RuleKind = "GiveUp"
 
 // RuleDelayed marks a record of a delayed action that fired: the rule that
 // chose it is in the record of the step that registered it.
@@ -185,22 +228,11 @@ func (s *Step) snapshot(namespace, name string, rec *Record) (*vcjob.JobInfo, bo
 	return ji, true
 }
 
-func (s *Step) execute(ji *vcjob.JobInfo, rec *Record, now time.Time) {
+func (s *Step) execute(ctx context.Context, ji *vcjob.JobInfo, rec *Record, now time.Time) {
 	s.Cluster.Now = metav1.NewTime(now)
-	tr, err := statemachine.ExecuteWith(s.Cluster, ji, rec.Action, rec.Target,
+	tr, err := statemachine.ExecuteWith(ctx, s.Cluster, ji, rec.Action, rec.Target,
 		statemachine.Options{Semantics: s.Cluster.Semantics, KeepRetries: rec.KeepRetries, FailJob: rec.FailJob})
-	rec.Transition = &tr
-	rec.Effects = s.Cluster.Last
-	if tr.Call == statemachine.CallNone {
-		// No call was made: the cluster's last effects are another step's.
-		rec.Effects = statemachine.Effects{Call: statemachine.CallNone}
-	}
-	rec.PhaseAfter = rec.PhaseBefore
-	if rec.Effects.Status != nil {
-		rec.PhaseAfter = rec.Effects.Status.State.Phase
-	}
-	if err != nil {
-		rec.Err = err
+	if !s.done(rec, tr, err) {
 		return
 	}
 	rec.Cancelled = append(rec.Cancelled, s.Delays.CleanupAfter(ji.Job.Namespace, ji.Job.Name, rec.Action, rec.Target)...)
@@ -211,18 +243,37 @@ func (s *Step) execute(ji *vcjob.JobInfo, rec *Record, now time.Time) {
 	}
 }
 
-// Requeue says whether a request that failed after requeues earlier
-// requeues goes back on the queue (rate-limited). maxRequeues −1 means
-// always. When it does not, the job gets TerminateJob (see GiveUp).
-func Requeue(requeues, maxRequeues int) bool {
-	return maxRequeues < 0 || requeues < maxRequeues
+// done fills rec in from a call's transition and error, the call's
+// Events after those the step recorded before it; it reports whether the
+// call succeeded.
+func (s *Step) done(rec *Record, tr statemachine.Transition, err error) bool {
+	rec.Transition = &tr
+	rec.Effects = s.Cluster.Last
+	if tr.Call == statemachine.CallNone {
+		// No call was made: the cluster's last effects are another step's.
+		rec.Effects = statemachine.Effects{Call: statemachine.CallNone}
+	}
+	if len(rec.Events) == 0 {
+		rec.Events = rec.Effects.Events
+	} else if len(rec.Effects.Events) > 0 {
+		rec.Events = append(rec.Events, rec.Effects.Events...)
+	}
+	rec.PhaseAfter = rec.PhaseBefore
+	if rec.Effects.Status != nil {
+		rec.PhaseAfter = rec.Effects.Status.State.Phase
+	}
+	if err != nil {
+		rec.Err = err
+		return false
+	}
+	return true
 }
 
-// GiveUp is the request that replaces one that failed too often: the job
-// is terminated.
-func GiveUp(req vcjob.Request) vcjob.Request {
-	return vcjob.Request{Namespace: req.Namespace, JobName: req.JobName, JobUID: req.JobUID,
-		Event: vcjob.CommandIssuedEvent, Action: vcjob.TerminateJobAction}
+// Requeue says whether a request that failed after requeues earlier
+// requeues goes back on the queue (rate-limited). maxRequeues −1 means
+// always. When it does not, the job is terminated (Step.GiveUp).
+func Requeue(requeues, maxRequeues int) bool {
+	return maxRequeues < 0 || requeues < maxRequeues
 }
 
 // Delete-retry backoff of a pod whose delete failed: exponential from

@@ -1,6 +1,7 @@
 package worker_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ func podReq(event vcjob.Event, pod string) vcjob.Request {
 
 func TestProcessRegistersADelayInsteadOfActing(t *testing.T) {
 	c, s := world(t)
-	rec := s.Process(podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
+	rec := s.Process(context.Background(), podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
 	require.NotNil(t, rec.Registered)
 	assert.Equal(t, vcjob.AbortJobAction, rec.Action)
 	assert.Equal(t, 5*time.Minute, rec.Delay)
@@ -67,15 +68,15 @@ func TestProcessRegistersADelayInsteadOfActing(t *testing.T) {
 	assert.Nil(t, rec.Transition, "nothing ran")
 	assert.Equal(t, vcjob.Running, c.Job("ns", "j").Status.State.Phase)
 
-	again := s.Process(podReq(vcjob.PodPendingEvent, "j-worker-0"), t0.Add(time.Minute))
+	again := s.Process(context.Background(), podReq(vcjob.PodPendingEvent, "j-worker-0"), t0.Add(time.Minute))
 	assert.True(t, again.DelayDropped, "same pod, same action: dropped")
 	assert.Equal(t, 1, s.Delays.Len())
 }
 
 func TestPodRunningCancelsThePendingTimeout(t *testing.T) {
 	_, s := world(t)
-	s.Process(podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
-	rec := s.Process(podReq(vcjob.PodRunningEvent, "j-worker-0"), t0.Add(time.Minute))
+	s.Process(context.Background(), podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
+	rec := s.Process(context.Background(), podReq(vcjob.PodRunningEvent, "j-worker-0"), t0.Add(time.Minute))
 	require.Len(t, rec.Cancelled, 1)
 	assert.Equal(t, vcjob.AbortJobAction, rec.Cancelled[0].Action)
 	assert.Zero(t, s.Delays.Len())
@@ -84,11 +85,11 @@ func TestPodRunningCancelsThePendingTimeout(t *testing.T) {
 
 func TestFireRunsOnTheJobAsItIsThen(t *testing.T) {
 	c, s := world(t)
-	s.Process(podReq(vcjob.PodEvictedEvent, "j-worker-1"), t0)
+	s.Process(context.Background(), podReq(vcjob.PodEvictedEvent, "j-worker-1"), t0)
 	require.Empty(t, s.Delays.Due(t0.Add(59*time.Second)), "not due yet")
 	due := s.Delays.Due(t0.Add(time.Minute))
 	require.Len(t, due, 1)
-	rec := s.Fire(due[0], t0.Add(time.Minute))
+	rec := s.Fire(context.Background(), due[0], t0.Add(time.Minute))
 	require.NoError(t, rec.Err)
 	assert.Equal(t, worker.RuleDelayed, rec.Rule.Kind)
 	assert.Equal(t, vcjob.Running, rec.PhaseBefore)
@@ -99,10 +100,10 @@ func TestFireRunsOnTheJobAsItIsThen(t *testing.T) {
 
 func TestAJobLevelActionCancelsJobLevelDelays(t *testing.T) {
 	_, s := world(t)
-	s.Process(podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
+	s.Process(context.Background(), podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
 	require.Equal(t, 1, s.Delays.Len())
 	cmd := vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.TerminateJobAction}
-	rec := s.Process(cmd, t0.Add(time.Second))
+	rec := s.Process(context.Background(), cmd, t0.Add(time.Second))
 	require.NoError(t, rec.Err)
 	assert.Equal(t, policy.RuleCommand, rec.Rule.Kind)
 	assert.Equal(t, vcjob.Terminating, rec.PhaseAfter)
@@ -112,17 +113,17 @@ func TestAJobLevelActionCancelsJobLevelDelays(t *testing.T) {
 
 func TestSyncCancelsNothing(t *testing.T) {
 	_, s := world(t)
-	s.Process(podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
-	rec := s.Process(vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
+	s.Process(context.Background(), podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
+	rec := s.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
 	assert.Empty(t, rec.Cancelled)
 	assert.Equal(t, 1, s.Delays.Len())
 }
 
 func TestAFailedStepKeepsItsDelays(t *testing.T) {
 	c, s := world(t)
-	s.Process(podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
+	s.Process(context.Background(), podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
 	c.FailDelete = func(*corev1.Pod) error { return errors.New("apiserver unavailable") }
-	rec := s.Process(vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}, t0)
+	rec := s.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}, t0)
 	require.Error(t, rec.Err)
 	assert.Contains(t, rec.Err.Error(), "apiserver unavailable")
 	assert.Empty(t, rec.Cancelled)
@@ -132,7 +133,7 @@ func TestAFailedStepKeepsItsDelays(t *testing.T) {
 
 func TestAJobThatIsGoneIsSkipped(t *testing.T) {
 	_, s := world(t)
-	rec := s.Process(vcjob.Request{Namespace: "ns", JobName: "gone", Event: vcjob.OutOfSyncEvent}, t0)
+	rec := s.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "gone", Event: vcjob.OutOfSyncEvent}, t0)
 	assert.NotEmpty(t, rec.Skipped)
 	assert.Nil(t, rec.Transition)
 }
@@ -144,10 +145,6 @@ func TestRequeue(t *testing.T) {
 	}{{0, 15, true}, {14, 15, true}, {15, 15, false}, {1000, -1, true}, {0, 0, false}} {
 		assert.Equal(t, tc.want, worker.Requeue(tc.requeues, tc.max), "%d of %d", tc.requeues, tc.max)
 	}
-	g := worker.GiveUp(podReq(vcjob.PodFailedEvent, "j-worker-0"))
-	assert.Equal(t, vcjob.TerminateJobAction, g.Action)
-	assert.Equal(t, "ns/j", g.Key())
-	assert.Empty(t, g.PodName)
 }
 
 func TestDeleteBackoff(t *testing.T) {

@@ -204,7 +204,7 @@ func diffCron(c *cronCase, d cronjob.Decision) (map[string]string, error) {
 		put("requeueAfter", "got %s, want %s", durationString(d.RequeueAfter), nsString(want.RequeueAfterNs))
 	}
 
-	if diff := diffEvents(want.Events, d.Events); diff != "" {
+	if diff := diffEventList("", want.Events, d.Events); diff != "" {
 		put("events", "%s", diff)
 	}
 
@@ -273,20 +273,6 @@ func diffTime(want, got *metav1.Time) string {
 		return "got none, want " + want.UTC().Format(time.RFC3339Nano)
 	case !want.Equal(got):
 		return "got " + got.UTC().Format(time.RFC3339Nano) + ", want " + want.UTC().Format(time.RFC3339Nano)
-	}
-	return ""
-}
-
-func diffEvents(want, got []record.Event) string {
-	for i := range max(len(want), len(got)) {
-		switch {
-		case i >= len(want):
-			return fmt.Sprintf("event %d: got %q, want none", i, got[i])
-		case i >= len(got):
-			return fmt.Sprintf("event %d: got none, want %q", i, want[i])
-		case want[i] != got[i]:
-			return fmt.Sprintf("event %d: got %q, want %q", i, got[i], want[i])
-		}
 	}
 	return ""
 }

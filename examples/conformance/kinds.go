@@ -63,12 +63,12 @@ func runAnyFile(path string, opts Options, out io.Writer, verbose bool, tallies 
 	if err != nil {
 		return 0, 0, err
 	}
-	tally := func(title string, areas []string) *areaTally {
+	tally := func(title string, areas []string, optional ...string) *areaTally {
 		if tallies == nil {
 			return nil
 		}
 		if tallies[kind] == nil {
-			tallies[kind] = newAreaTally(title, areas)
+			tallies[kind] = newAreaTally(title, areas, optional...)
 		}
 		return tallies[kind]
 	}
@@ -78,5 +78,5 @@ func runAnyFile(path string, opts Options, out io.Writer, verbose bool, tallies 
 	case ttlDecisions:
 		return runTTLFile(path, out, verbose, tally("TTL", ttlAreas))
 	}
-	return runFile(path, opts, out, verbose, tally("job step (v2, v3)", areas))
+	return runFile(path, opts, out, verbose, tally("job step (v2, v3)", areas, optionalAreas...))
 }

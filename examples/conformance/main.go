@@ -8,13 +8,17 @@
 // collector decisions (FORMAT-ttl.md: a "fresh" key).
 //
 // For job-controller steps it reads v1 cases (FORMAT.md: the decision, the status, the names,
-// labels and annotations of created pods) and v2 cases (FORMAT-v2.md:
+// labels and annotations of created pods), v2 cases (FORMAT-v2.md:
 // every object a SyncJob writes: whole pods, plugin objects, the PodGroup
 // and its minResources, claims, controlledResources, the job's spec
-// written back) alike, and compares v2 objects after FORMAT-v2.md's
-// normalisation; a pod matches any of its recorded variants. With -areas
-// it prints, before the last line, how many v2 cases each area gets
-// right.
+// written back) and v3 cases (FORMAT-v3.md: v2 and the Kubernetes Events
+// recorded) alike, and compares v2 objects after FORMAT-v2.md's
+// normalisation; a pod matches any of its recorded variants. A v3 case's
+// Events are compared in order: through the step, the record's Events
+// must be processNextReqEvents followed by events; directly, the call's
+// must be events and the decision's processNextReqEvents. With -areas it
+// prints, before the last line, how many v2 and v3 cases each area gets
+// right (events out of the cases that carry them).
 //
 // With -via step each case is loaded into a job cache and run through the
 // worker's processing step (policy, delays, state machine), as a controller
@@ -119,6 +123,11 @@ func runFile(path string, opts Options, out io.Writer, verbose bool, tally *area
 			diff = "replay: " + err.Error()
 			if tally != nil && c.V2() {
 				tally.add(areas...)
+				for _, a := range optionalAreas {
+					if c.carries(a) {
+						tally.add(a)
+					}
+				}
 			}
 		case c.V2():
 			var failedAreas []string
@@ -131,6 +140,11 @@ func runFile(path string, opts Options, out io.Writer, verbose bool, tally *area
 		}
 		if tally != nil && c.V2() {
 			tally.cases++
+			for _, a := range optionalAreas {
+				if c.carries(a) {
+					tally.carried[a]++
+				}
+			}
 		}
 		if diff != "" {
 			failed++
@@ -155,10 +169,19 @@ type areaTally struct {
 	areas []string
 	cases int
 	wrong map[string]int
+	// carried counts, for an area only some cases are compared in (the
+	// Events of v3 cases), the cases that are: its count is out of those,
+	// and it is printed only when some are.
+	carried map[string]int
 }
 
-func newAreaTally(title string, areas []string) *areaTally {
-	return &areaTally{title: title, areas: areas, wrong: map[string]int{}}
+func newAreaTally(title string, areas []string, optional ...string) *areaTally {
+	t := &areaTally{title: title, areas: areas, wrong: map[string]int{}, carried: map[string]int{}}
+	for _, a := range optional {
+		t.areas = append(t.areas, a)
+		t.carried[a] = 0
+	}
+	return t
 }
 
 func (t *areaTally) add(failed ...string) {
@@ -170,7 +193,13 @@ func (t *areaTally) add(failed ...string) {
 func (t *areaTally) print(w io.Writer) {
 	fmt.Fprintf(w, "%s areas (right / cases):\n", t.title)
 	for _, a := range t.areas {
-		fmt.Fprintf(w, "  %-20s %d / %d\n", a, t.cases-t.wrong[a], t.cases)
+		n, optional := t.carried[a]
+		if !optional {
+			n = t.cases
+		} else if n == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %-20s %d / %d\n", a, n-t.wrong[a], n)
 	}
 }
 

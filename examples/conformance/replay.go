@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -23,6 +24,7 @@ import (
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
@@ -91,11 +93,14 @@ func replayStep(c *Case, recount bool) (Got, error) {
 	// A recorded request omits the job it is for: the case is about one job.
 	req := c.Request
 	req.Namespace, req.JobName = job.Namespace, job.Name
-	rec := step.Process(req, recordedAt.Time)
+	rec := step.Process(context.Background(), req, recordedAt.Time)
 	if rec.Skipped != "" {
 		return Got{}, fmt.Errorf("step skipped the request: %s", rec.Skipped)
 	}
 	got := Got{Action: rec.Action, DelaySeconds: rec.Delay.Seconds(), Error: rec.Err != nil, DeletedPods: []string{}, CreatedPods: []PodMeta{}}
+	// Through the step, the record holds processNextReq's Events, then
+	// the call's: the case's processNextReqEvents, then its events.
+	got.stepEvents, got.viaStep = nonNil(rec.Events), true
 	if rec.Delay > 0 {
 		if rec.Registered == nil {
 			return Got{}, fmt.Errorf("a delayed action was not registered")
@@ -138,13 +143,21 @@ func replayDirect(c *Case, recount bool) (Got, error) {
 	}
 	d := policy.Resolve(&job, c.Request)
 	got := Got{Action: d.Action, DelaySeconds: d.Delay.Seconds(), DeletedPods: []string{}, CreatedPods: []PodMeta{}}
+	// Directly, processNextReq's Events are those of the decision, and
+	// the step's are the call's (the cluster's journal keeps them).
+	pnr := nonNil(worker.DecisionEvents(d.Action, d.Delay))
+	got.ProcessNextReqEvents = &pnr
+	none := []record.Event{}
+	got.Events = &none
 	if d.Delay > 0 {
 		got.Status = statusOf(job.Status)
 		return got, nil
 	}
-	if _, err := statemachine.Execute(cl, ji, d.Action, d.Target); err != nil {
+	if _, err := statemachine.Execute(context.Background(), cl, ji, d.Action, d.Target); err != nil {
 		got.Error = true
 	}
+	events := nonNil(cl.Journal.Events)
+	got.Events = &events
 	return collect(c, got, cl, &job)
 }
 
@@ -163,6 +176,14 @@ func collect(c *Case, got Got, cl *memcluster.Cluster, job *vcjob.Job) (Got, err
 		return got, nil
 	}
 	return collectV2(got, cl, job, c.priorities())
+}
+
+// nonNil is events, or an empty list for none.
+func nonNil(events []record.Event) []record.Event {
+	if events == nil {
+		return []record.Event{}
+	}
+	return events
 }
 
 // Diff names the first difference between what was expected and what the

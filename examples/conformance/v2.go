@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,12 +20,24 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 )
 
 // The areas a v2 case is compared in (FORMAT-v2.md), in the order a
 // difference is reported.
 var areas = []string{"status", "createdPods", "pluginObjects", "podGroup", "minResources", "pvcs", "controlledResources", "jobSpecVolumes"}
+
+// The areas only some cases carry, compared (and counted) in those alone:
+// a v3 case's Events (FORMAT-v3.md), after the v2 areas.
+var optionalAreas = []string{areaEvents}
+
+const areaEvents = "events"
+
+// carries reports whether a case is compared in an optional area.
+func (c *Case) carries(area string) bool {
+	return area == areaEvents && c.V3()
+}
 
 // priorities is the case's PriorityClass lister.
 func (c *Case) priorities() podgroup.PriorityLookup {
@@ -437,7 +450,54 @@ func diffV2(c *Case, want, got Expect, input, written *vcjob.Job) (first string,
 	gotCR, _ := json.Marshal(got.ControlledResources)
 	check("controlledResources", n.diffValue("", wantCR, gotCR))
 	check("jobSpecVolumes", n.diffValue("", want.JobSpecVolumes, got.JobSpecVolumes))
+	if c.V3() {
+		check(areaEvents, diffEvents(want, got))
+	}
 	return first, failed
+}
+
+// diffEvents compares the Events of a v3 case: through the step, the
+// record's must be processNextReqEvents followed by events (the order
+// processNextReq records them in); directly, the call's must be events
+// and the decision's processNextReqEvents.
+func diffEvents(want, got Expect) string {
+	var wantPNR []record.Event
+	if want.ProcessNextReqEvents != nil {
+		wantPNR = *want.ProcessNextReqEvents
+	}
+	if got.viaStep {
+		all := append(slices.Clone(wantPNR), *want.Events...)
+		return diffEventList("", all, got.stepEvents)
+	}
+	if got.Events == nil {
+		return "no events replayed"
+	}
+	if d := diffEventList("", *want.Events, *got.Events); d != "" {
+		return d
+	}
+	if want.ProcessNextReqEvents != nil {
+		var gotPNR []record.Event
+		if got.ProcessNextReqEvents != nil {
+			gotPNR = *got.ProcessNextReqEvents
+		}
+		return diffEventList("processNextReqEvents: ", wantPNR, gotPNR)
+	}
+	return ""
+}
+
+// diffEventList names the first Event that differs, by index.
+func diffEventList(prefix string, want, got []record.Event) string {
+	for i := range max(len(want), len(got)) {
+		switch {
+		case i >= len(want):
+			return fmt.Sprintf("%sunexpected [%d] %q", prefix, i, got[i].String())
+		case i >= len(got):
+			return fmt.Sprintf("%smissing [%d] %q", prefix, i, want[i].String())
+		case want[i] != got[i]:
+			return fmt.Sprintf("%s[%d]: want %q, got %q", prefix, i, want[i].String(), got[i].String())
+		}
+	}
+	return ""
 }
 
 func deref(p *int) any {

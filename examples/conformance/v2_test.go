@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/vcjob/vcjob/record"
 )
 
 const publicVectorsV2 = "../../../shared/conformance/vectors-v2-public.jsonl"
@@ -21,7 +23,7 @@ func TestPublicVectorsV2(t *testing.T) {
 		for _, recount := range []bool{false, true} {
 			opts := Options{Mode: mode, Recount: recount}
 			var out bytes.Buffer
-			tally := newAreaTally("job step (v2, v3)", areas)
+			tally := newAreaTally("job step (v2, v3)", areas, optionalAreas...)
 			passed, failed, err := runFile(publicVectorsV2, opts, &out, false, tally)
 			if err != nil {
 				t.Fatal(err)
@@ -129,5 +131,137 @@ func TestSSHKeysDescribed(t *testing.T) {
 	}
 	if _, ok := sshPublicKey("not a key", priv); ok {
 		t.Error("garbage described as a key")
+	}
+}
+
+const publicVectorsV3 = "../../../shared/conformance/v3/vectors-v3-public.jsonl"
+
+// TestPublicVectorsV3 replays the v3 cases (v2 and the Events recorded):
+// every case must pass each way, its Events compared too.
+func TestPublicVectorsV3(t *testing.T) {
+	if _, err := os.Stat(publicVectorsV3); err != nil {
+		t.Skipf("no vectors at %s: %v", publicVectorsV3, err)
+	}
+	for _, mode := range []Mode{Direct, ThroughStep} {
+		for _, recount := range []bool{false, true} {
+			opts := Options{Mode: mode, Recount: recount}
+			var out bytes.Buffer
+			tally := newAreaTally("job step (v2, v3)", areas, optionalAreas...)
+			passed, failed, err := runFile(publicVectorsV3, opts, &out, false, tally)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if failed > 0 || passed == 0 || tally.cases != passed || tally.carried[areaEvents] != passed {
+				t.Fatalf("%+v: %d passed, %d failed, %d with events:\n%s", opts, passed, failed, tally.carried[areaEvents], out.String())
+			}
+		}
+	}
+}
+
+// eventCase is the first public v3 case that records an Event, replayed
+// with mode.
+func eventCase(t *testing.T, mode Mode) (*Case, Got) {
+	f, err := os.Open(publicVectorsV3)
+	if err != nil {
+		t.Skipf("no vectors at %s: %v", publicVectorsV3, err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var c Case
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			t.Fatal(err)
+		}
+		if !c.V3() || len(*c.Expect.Events) == 0 {
+			continue
+		}
+		if err := c.decodeCreated(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := Replay(&c, Options{Mode: mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first, _ := diffV2(&c, c.Expect, got, got.input, got.written); first != "" {
+			t.Fatalf("%s does not pass: %s", c.Name, first)
+		}
+		return &c, got
+	}
+	t.Skip("no case records an Event")
+	return nil, Got{}
+}
+
+// TestDiffV3SeesEachEvent: an Event changed in type, reason or message,
+// one missing, one more, or processNextReqEvents out of place is
+// reported in the events area, each way; a v2 case is not compared
+// there at all.
+func TestDiffV3SeesEachEvent(t *testing.T) {
+	for _, mode := range []Mode{Direct, ThroughStep} {
+		c, base := eventCase(t, mode)
+		events := func(g Got) []record.Event {
+			if g.viaStep {
+				return g.stepEvents
+			}
+			return *g.Events
+		}
+		set := func(g *Got, evs []record.Event) {
+			if g.viaStep {
+				g.stepEvents = evs
+				return
+			}
+			g.Events = &evs
+		}
+		extra := record.Normalf("ExecuteAction", "Start to execute action RestartJob ")
+		mutations := map[string]func(g *Got){
+			"type":    func(g *Got) { e := slices.Clone(events(*g)); e[0].Type = record.Normal; set(g, e) },
+			"reason":  func(g *Got) { e := slices.Clone(events(*g)); e[0].Reason = "PodGroupError"; set(g, e) },
+			"message": func(g *Got) { e := slices.Clone(events(*g)); e[0].Message += " "; set(g, e) },
+			"missing": func(g *Got) { set(g, events(*g)[1:]) },
+			"extra":   func(g *Got) { set(g, append(slices.Clone(events(*g)), extra)) },
+			"processNextReq first": func(g *Got) {
+				if g.viaStep {
+					g.stepEvents = append([]record.Event{extra}, g.stepEvents...)
+					return
+				}
+				pnr := []record.Event{extra}
+				g.ProcessNextReqEvents = &pnr
+			},
+		}
+		for name, mutate := range mutations {
+			got := base
+			mutate(&got)
+			first, failed := diffV2(c, c.Expect, got, got.input, got.written)
+			if !slices.Contains(failed, areaEvents) {
+				t.Errorf("%s, %s: change not reported in the events area (first %q, areas %v)", mode, name, first, failed)
+			}
+		}
+	}
+	// A v2 case has no events to compare: none of its areas is events.
+	c, got := fullCase(t)
+	if c.V3() {
+		t.Fatalf("%s: a v2 case reads as v3", c.Name)
+	}
+	if _, failed := diffV2(c, c.Expect, got, got.input, got.written); slices.Contains(failed, areaEvents) {
+		t.Errorf("a v2 case compared in the events area")
+	}
+}
+
+// TestEventsAreaCountsOnlyV3: the events area counts only the cases that
+// carry events, and is not printed for a file without any.
+func TestEventsAreaCountsOnlyV3(t *testing.T) {
+	tally := newAreaTally("job step (v2, v3)", areas, optionalAreas...)
+	tally.cases = 3
+	var out bytes.Buffer
+	tally.print(&out)
+	if bytes.Contains(out.Bytes(), []byte(areaEvents)) {
+		t.Errorf("events printed with no case carrying them:\n%s", out.String())
+	}
+	tally.carried[areaEvents] = 2
+	tally.add(areaEvents)
+	out.Reset()
+	tally.print(&out)
+	if !bytes.Contains(out.Bytes(), []byte("events               1 / 2")) {
+		t.Errorf("events not counted out of the cases carrying them:\n%s", out.String())
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/record"
 )
 
 // Case is one recorded controller step (see FORMAT.md in the conformance
@@ -32,8 +33,12 @@ type Case struct {
 }
 
 // V2 reports whether the case records whole objects (FORMAT-v2.md): v2
-// cases always name the queues in the lister.
+// cases always name the queues in the lister. v3 cases are v2 cases too.
 func (c *Case) V2() bool { return c.Queues != nil }
+
+// V3 reports whether the case records the Events of the step
+// (FORMAT-v3.md).
+func (c *Case) V3() bool { return c.Expect.Events != nil }
 
 // PriorityClass is one entry of the PriorityClass lister.
 type PriorityClass struct {
@@ -65,11 +70,22 @@ type Expect struct {
 	PVCs                []json.RawMessage `json:"pvcs,omitempty"`
 	JobSpecVolumes      json.RawMessage   `json:"jobSpecVolumes,omitempty"`
 
+	// v3 (FORMAT-v3.md): the Kubernetes Events recorded. Events are the
+	// step's (the state machine's call), ProcessNextReqEvents those
+	// processNextReq records before it; nil when the case has none (v1,
+	// v2).
+	Events               *[]record.Event `json:"events,omitempty"`
+	ProcessNextReqEvents *[]record.Event `json:"processNextReqEvents,omitempty"`
+
 	// input and written are the job before the step and as it stored
 	// after it (a replay's own, for normalising generated names).
 	input, written *vcjob.Job
 	// createdClaims are the names of the claims the replay created.
 	createdClaims []string
+	// stepEvents are the Events of the worker step's record (-via step):
+	// processNextReq's, then the call's, in one list.
+	stepEvents []record.Event
+	viaStep    bool
 }
 
 // Status is the part of the job status the vectors compare.

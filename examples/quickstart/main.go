@@ -8,6 +8,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"fmt"
 	"os"
@@ -21,9 +22,11 @@ import (
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/validation"
+	"github.com/vcjob/vcjob/worker"
 )
 
 //go:embed pytorch-job.yaml
@@ -171,11 +174,16 @@ func (w *world) step(req vcjob.Request) error {
 	d := policy.Resolve(ji.Job, req)
 	w.c.Journal.Reset()
 	fmt.Printf("  request  %s\n  rule     %s\n  action   %s", describe(req), d.Rule, d.Action)
+	// What kubectl describe vcjob would show: Volcano's worker records
+	// the decision's Events, then the call's (memcluster's journal).
+	events := worker.DecisionEvents(d.Action, d.Delay)
 	if d.Delay > 0 {
-		fmt.Printf(" after %s (scheduled, not run)\n\n", d.Delay)
+		fmt.Printf(" after %s (scheduled, not run)\n", d.Delay)
+		printEvents(events)
+		fmt.Println()
 		return nil
 	}
-	if _, err := statemachine.Execute(w.c, ji, d.Action, d.Target); err != nil {
+	if _, err := statemachine.Execute(context.Background(), w.c, ji, d.Action, d.Target); err != nil {
 		return err
 	}
 	after := w.c.Job(w.ns, w.name).Status
@@ -195,8 +203,16 @@ func (w *world) step(req vcjob.Request) error {
 	if len(w.c.Journal.Deleted) > 0 {
 		fmt.Printf("  deleted  %v\n", w.c.Journal.Deleted)
 	}
+	printEvents(append(events, w.c.Journal.Events...))
 	fmt.Println()
 	return nil
+}
+
+// printEvents prints Kubernetes Events as kubectl describe lists them.
+func printEvents(events []record.Event) {
+	for _, e := range events {
+		fmt.Printf("  event    %-7s %-13s %s\n", e.Type, e.Reason, e.Message)
+	}
 }
 
 // podRequest is the request a pod event raises, as Volcano's event handlers

@@ -10,6 +10,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -60,12 +61,14 @@ type Data struct {
 	Failure string   `json:"failure,omitempty"`
 }
 
-// Mark is a command at a step.
+// Mark is a command at a step, with the Kubernetes Events recorded as it
+// was handled (a Command's CommandIssued), one line each.
 type Mark struct {
-	Step int    `json:"step"`
-	Line int    `json:"line"`
-	Text string `json:"text"`
-	Time string `json:"time"`
+	Step   int      `json:"step"`
+	Line   int      `json:"line"`
+	Text   string   `json:"text"`
+	Time   string   `json:"time"`
+	Events []string `json:"events,omitempty"`
 }
 
 // Change is a phase from a step on.
@@ -174,6 +177,9 @@ func (r *Recorder) Record(rec worker.Record) {
 			kind = KindDecision
 		}
 	}
+	for _, e := range rec.Events {
+		fmt.Fprintf(&d, "event: %s\n", e)
+	}
 	if rec.Err != nil {
 		fmt.Fprintf(&d, "error: %v\n", rec.Err)
 		kind = KindDecision
@@ -203,6 +209,27 @@ func (r *Recorder) Changes(chs []memcluster.Change, now time.Time) {
 			r.podGone(ch.OldPod.Name)
 		}
 	}
+}
+
+// Recorded adds Events recorded outside a step to the command being
+// handled, which shows them on hover.
+func (r *Recorder) Recorded(events []record.Event, now time.Time) {
+	if len(r.data.Commands) == 0 {
+		return
+	}
+	c := &r.data.Commands[len(r.data.Commands)-1]
+	for _, e := range events {
+		c.Events = append(c.Events, "event: "+e.String())
+	}
+}
+
+// Requeued adds the requeue of a failed step to its marker's details.
+func (r *Recorder) Requeued(_ vcjob.Request, requeues int, due time.Time) {
+	if len(r.data.Markers) == 0 {
+		return
+	}
+	m := &r.data.Markers[len(r.data.Markers)-1]
+	m.Detail += fmt.Sprintf("\nrequeued: %d of %d, again at +%s", requeues, scenario.MaxRequeue, due.Sub(r.start))
 }
 
 // PodGroup records the PodGroup's phase ("" when there is none).

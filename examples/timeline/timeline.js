@@ -241,7 +241,7 @@ var vcjobTimeline = (function () {
         if (my < ROWS[1].y) {
           var c = null;
           data.commands.forEach(function (cm) { if (cm.step <= s) c = cm; });
-          return c && { text: 'line ' + c.line + ': ' + c.text + '  [' + c.time + ']' };
+          return c && { text: 'line ' + c.line + ': ' + c.text + '  [' + c.time + ']' + (c.events ? '\n' + c.events.join('\n') : '') };
         }
         if (my < ROWS[2].y) return { text: 'job phase at step ' + s + ' (' + timeOf(s) + '): ' + phaseAt(data.jobPhase || []) };
         if (my < ROWS[3].y) return { text: 'PodGroup at step ' + s + ': ' + phaseAt(data.podGroup || []) };

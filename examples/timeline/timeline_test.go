@@ -105,6 +105,32 @@ func TestRecorderDelayedActions(t *testing.T) {
 	assert.Positive(t, kinds[timeline.KindCancelled], "running pods cancel their pending timeouts")
 }
 
+// TestRecorderEvents: a marker's details list its step's Kubernetes
+// Events, a command's label the command handler's, and a failed step
+// says when it is requeued.
+func TestRecorderEvents(t *testing.T) {
+	tl := record(t, quickstart(t), "podgroup Inqueue\nstart all\nfail worker-1 137\ncommand AbortJob\n")
+	d := tl.Data()
+	found := false
+	for _, m := range d.Markers {
+		if strings.Contains(m.Title, "PodFailed mnist-ddp-worker-1 exit=137") {
+			assert.Contains(t, m.Detail, "event: Normal ExecuteAction Start to execute action RestartPod ")
+			found = true
+		}
+	}
+	assert.True(t, found, "the OOM kill has a marker")
+	last := d.Commands[len(d.Commands)-1]
+	assert.Equal(t, "command AbortJob", last.Text)
+	assert.Equal(t, []string{"event: Normal CommandIssued Start to execute command AbortJob, and clean it up to make sure executed not more than once."}, last.Events)
+
+	missing := []byte("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: r, namespace: ml}\nspec:\n  minAvailable: 1\n" +
+		"  volumes: [{mountPath: /data, volumeClaimName: nope}]\n  tasks: [{name: w, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}]\n")
+	d = record(t, missing, "advance 10ms\n").Data()
+	require.NotEmpty(t, d.Markers)
+	assert.Contains(t, d.Markers[0].Detail, "event: Warning PVCError Failed to create PVC, err: pvc nope is not found")
+	assert.Contains(t, d.Markers[0].Detail, "requeued: 1 of 15, again at +5ms")
+}
+
 // The page is one file that needs nothing from the network, and the data
 // cannot end its script element early.
 func TestPageIsSelfContained(t *testing.T) {

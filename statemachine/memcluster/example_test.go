@@ -1,6 +1,7 @@
 package memcluster_test
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -57,7 +58,7 @@ func Example() {
 		}
 		d := policy.Resolve(ji.Job, req) // action, delay, target and the rule that decided
 		if d.Delay == 0 {                // else a controller queues it (package delay)
-			if _, err := statemachine.Execute(cluster, ji, d.Action, d.Target); err != nil {
+			if _, err := statemachine.Execute(context.Background(), cluster, ji, d.Action, d.Target); err != nil {
 				panic(err)
 			}
 		}

@@ -9,11 +9,16 @@
 //	c.PutPod(pod)
 //	c.SetPodGroupPhase("ns", podgroup.Name(job), podgroup.PhaseRunning)
 //	ji, _ := c.JobInfo("ns", job.Name)
-//	_, err := statemachine.Execute(c, ji, vcjob.RestartJobAction, vcjob.Target{})
-//	fmt.Println(c.Journal.Deleted)
+//	_, err := statemachine.Execute(ctx, c, ji, vcjob.RestartJobAction, vcjob.Target{})
+//	fmt.Println(c.Journal.Deleted, c.Journal.Events)
+//
+// Every API call of the cluster honours its context: once ctx is done, the
+// call fails with ctx.Err() and changes nothing, as a client's call would
+// (tests use it to stop a plan half-way).
 package memcluster
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,6 +33,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -37,7 +43,9 @@ type PodGroup struct {
 	Name      string
 	Job       string
 	Phase     podgroup.Phase
-	Spec      podgroup.Spec
+	// Conditions are the PodGroup's status conditions (the scheduler's).
+	Conditions []podgroup.Condition
+	Spec       podgroup.Spec
 	// Meta is the PodGroup's metadata as it was created (or put).
 	Meta metav1.ObjectMeta
 
@@ -89,6 +97,11 @@ type Journal struct {
 	// JobWrites are the jobs written through UpdateJob (spec, not
 	// status), in order.
 	JobWrites []*vcjob.Job
+	// Events are the Kubernetes Events recorded on the cluster's jobs, in
+	// order: those of the cluster's own SyncJob, KillJob and KillTarget
+	// calls, and those handed to Record (a worker step's, a command
+	// handler's).
+	Events []record.Event
 }
 
 // The operations a journal records.
@@ -129,6 +142,10 @@ type Cluster struct {
 	// FailStatus, when set, makes status writes fail for the jobs it
 	// returns an error for.
 	FailStatus func(*vcjob.Job) error
+	// FailMark, when set, makes marking a pod out-of-sync fail for the
+	// pods it returns an error for: DeletePod then returns a
+	// statemachine.MarkError and leaves the pod alone.
+	FailMark func(*corev1.Pod) error
 	// Plugins and Priorities are handed to the plans when the cluster is
 	// used as a statemachine.Cluster.
 	Plugins    *plugins.Registry
@@ -243,12 +260,32 @@ func (c *Cluster) SetPodGroupPhase(namespace, name string, phase podgroup.Phase)
 	old := c.podGroups[k]
 	pg := &PodGroup{Namespace: namespace, Name: name, Phase: phase}
 	if old != nil {
-		pg.Job, pg.Spec, pg.Meta = old.Job, old.Spec, old.Meta
+		pg.Job, pg.Spec, pg.Meta, pg.Conditions = old.Job, old.Spec, old.Meta, old.Conditions
 	}
 	c.podGroups[k] = pg
 	if c.Watch && old != nil && old.Phase != phase {
 		c.changes = append(c.changes, Change{Type: Modified, PodGroupNamespace: namespace, PodGroupJob: pg.Job, OldPhase: old.Phase, NewPhase: phase})
 	}
+}
+
+// SetPodGroupConditions plays the scheduler: it sets the status
+// conditions of the PodGroup namespace/name (a copy of them), which must
+// exist. It reports whether it does.
+func (c *Cluster) SetPodGroupConditions(namespace, name string, conds []podgroup.Condition) bool {
+	pg := c.podGroups[key(namespace, name)]
+	if pg == nil {
+		return false
+	}
+	next := *pg
+	next.Conditions = podgroup.CopyConditions(conds)
+	c.podGroups[key(namespace, name)] = &next
+	return true
+}
+
+// Record keeps Events recorded on the cluster's jobs (as an event
+// recorder posts them) in the journal, after those already there.
+func (c *Cluster) Record(events []record.Event) {
+	c.Journal.Events = append(c.Journal.Events, events...)
 }
 
 // Drain returns the changes recorded since the last Drain, oldest first.
@@ -314,7 +351,10 @@ func (c *Cluster) Pods(namespace, job string) []*corev1.Pod {
 }
 
 // PodGroupState implements statemachine.Applier.
-func (c *Cluster) PodGroupState(job *vcjob.Job) (statemachine.PodGroupState, error) {
+func (c *Cluster) PodGroupState(ctx context.Context, job *vcjob.Job) (statemachine.PodGroupState, error) {
+	if err := ctx.Err(); err != nil {
+		return statemachine.PodGroupState{}, err
+	}
 	return c.PodGroup(job), nil
 }
 
@@ -335,11 +375,11 @@ func (c *Cluster) podGroupName(job *vcjob.Job) string {
 // PodGroup returns the job's PodGroup state as a lister would see it.
 func (c *Cluster) PodGroup(job *vcjob.Job) statemachine.PodGroupState {
 	if pg := c.podGroups[key(job.Namespace, c.podGroupName(job))]; pg != nil {
-		return statemachine.PodGroupState{Exists: true, Phase: pg.Phase}
+		return statemachine.PodGroupState{Exists: true, Phase: pg.Phase, Conditions: pg.Conditions}
 	}
 	// Volcano looks under the legacy name <job> too.
 	if pg := c.podGroups[key(job.Namespace, podgroup.LegacyName(job))]; pg != nil {
-		return statemachine.PodGroupState{Exists: true, Phase: pg.Phase}
+		return statemachine.PodGroupState{Exists: true, Phase: pg.Phase, Conditions: pg.Conditions}
 	}
 	return statemachine.PodGroupState{}
 }
@@ -371,20 +411,31 @@ func (c *Cluster) FinishTerminating() []string {
 	return names
 }
 
-// SyncJob applies statemachine.PlanSync through statemachine.Applied.
-func (c *Cluster) SyncJob(ji *vcjob.JobInfo, update statemachine.UpdateStatusFunc) error {
-	return c.applied().SyncJob(ji, update)
+// SyncJob applies statemachine.PlanSync through statemachine.Applied; its
+// Events go to the journal.
+func (c *Cluster) SyncJob(ctx context.Context, ji *vcjob.JobInfo, update statemachine.UpdateStatusFunc) error {
+	a := c.applied()
+	err := a.SyncJob(ctx, ji, update)
+	c.Record(a.Last.Events)
+	return err
 }
 
-// KillJob applies statemachine.PlanKillJob through statemachine.Applied.
-func (c *Cluster) KillJob(ji *vcjob.JobInfo, retain statemachine.Retain, update statemachine.UpdateStatusFunc) error {
-	return c.applied().KillJob(ji, retain, update)
+// KillJob applies statemachine.PlanKillJob through statemachine.Applied;
+// its Events go to the journal.
+func (c *Cluster) KillJob(ctx context.Context, ji *vcjob.JobInfo, retain statemachine.Retain, update statemachine.UpdateStatusFunc) error {
+	a := c.applied()
+	err := a.KillJob(ctx, ji, retain, update)
+	c.Record(a.Last.Events)
+	return err
 }
 
 // KillTarget applies statemachine.PlanKillTarget through
-// statemachine.Applied.
-func (c *Cluster) KillTarget(ji *vcjob.JobInfo, target vcjob.Target, update statemachine.UpdateStatusFunc) error {
-	return c.applied().KillTarget(ji, target, update)
+// statemachine.Applied; its Events go to the journal.
+func (c *Cluster) KillTarget(ctx context.Context, ji *vcjob.JobInfo, target vcjob.Target, update statemachine.UpdateStatusFunc) error {
+	a := c.applied()
+	err := a.KillTarget(ctx, ji, target, update)
+	c.Record(a.Last.Events)
+	return err
 }
 
 // applied wraps the cluster as the Applier of a statemachine.Applied at
@@ -405,7 +456,10 @@ func (c *Cluster) LastEffects() statemachine.Effects {
 // ApplyPodGroup implements statemachine.Applier: a missing PodGroup is
 // created with no phase (the scheduler sets one); an existing one takes
 // podgroup.Update's changes.
-func (c *Cluster) ApplyPodGroup(desired *podgroup.PodGroup) error {
+func (c *Cluster) ApplyPodGroup(ctx context.Context, desired *podgroup.PodGroup) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	job := ""
 	for _, o := range desired.OwnerReferences {
 		if o.Controller != nil && *o.Controller {
@@ -465,12 +519,15 @@ func (c *Cluster) PutPodGroup(pg *podgroup.PodGroup) {
 		}
 	}
 	c.podGroups[key(obj.Namespace, obj.Name)] = &PodGroup{Namespace: obj.Namespace, Name: obj.Name, Job: job,
-		Phase: obj.Status.Phase, Spec: obj.Spec, Meta: obj.ObjectMeta}
+		Phase: obj.Status.Phase, Conditions: obj.Status.Conditions, Spec: obj.Spec, Meta: obj.ObjectMeta}
 }
 
 // ApplyObjects implements statemachine.Applier: objects are kept by kind,
 // namespace and name.
-func (c *Cluster) ApplyObjects(objs plugins.Objects) error {
+func (c *Cluster) ApplyObjects(ctx context.Context, objs plugins.Objects) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	for _, o := range objs.Apply {
 		m, err := meta.Accessor(o)
 		if err != nil {
@@ -506,13 +563,16 @@ func (c *Cluster) Object(kind, namespace, name string) runtime.Object {
 // EnsureClaim implements statemachine.Applier: a claim with a spec is
 // created when missing (and journaled whole, as Volcano writes it); one
 // without must exist.
-func (c *Cluster) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
+func (c *Cluster) EnsureClaim(ctx context.Context, job *vcjob.Job, claim statemachine.Claim) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	k := key(job.Namespace, claim.Name)
 	if c.claims[k] {
 		return nil
 	}
 	if claim.Spec == nil {
-		return fmt.Errorf("pvc %s is not found, the job will be in the Pending state until the PVC is created", claim.Name)
+		return statemachine.ClaimNotFound(claim.Name)
 	}
 	c.claims[k] = true
 	c.Journal.ClaimsCreated = append(c.Journal.ClaimsCreated, &corev1.PersistentVolumeClaim{
@@ -524,7 +584,10 @@ func (c *Cluster) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
 }
 
 // ClaimExists implements statemachine.Applier.
-func (c *Cluster) ClaimExists(namespace, name string) (bool, error) {
+func (c *Cluster) ClaimExists(ctx context.Context, namespace, name string) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
 	return c.claims[key(namespace, name)], nil
 }
 
@@ -532,7 +595,10 @@ func (c *Cluster) ClaimExists(namespace, name string) (bool, error) {
 // metadata and spec and keeps its status, as the API server does for a
 // write of the main resource; job is left holding the new
 // resourceVersion.
-func (c *Cluster) UpdateJob(job *vcjob.Job) error {
+func (c *Cluster) UpdateJob(ctx context.Context, job *vcjob.Job) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if job == nil {
 		return statemachine.ErrNoJob
 	}
@@ -552,7 +618,10 @@ func (c *Cluster) UpdateJob(job *vcjob.Job) error {
 func (c *Cluster) PutClaim(namespace, name string) { c.claims[key(namespace, name)] = true }
 
 // DeletePodGroup implements statemachine.Applier.
-func (c *Cluster) DeletePodGroup(job *vcjob.Job) (bool, error) {
+func (c *Cluster) DeletePodGroup(ctx context.Context, job *vcjob.Job) (bool, error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
 	k := key(job.Namespace, podgroup.Name(job))
 	if c.podGroups[k] == nil {
 		// Volcano finds a PodGroup under the legacy name <job> too.
@@ -573,7 +642,10 @@ func (c *Cluster) DeletePodGroup(job *vcjob.Job) (bool, error) {
 // CreatePod implements statemachine.Applier: the pod is stored Pending
 // with a fresh UID; an existing pod of that name counts as created, as
 // AlreadyExists does for Volcano.
-func (c *Cluster) CreatePod(pod *corev1.Pod) error {
+func (c *Cluster) CreatePod(ctx context.Context, pod *corev1.Pod) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if c.FailCreate != nil {
 		if err := c.FailCreate(pod); err != nil {
 			return err
@@ -596,11 +668,19 @@ func (c *Cluster) CreatePod(pod *corev1.Pod) error {
 // DeletePod implements statemachine.Applier: mark out-of-sync, then
 // delete. With GracefulDelete a pod bound to a node only gets a
 // deletionTimestamp until FinishTerminating.
-func (c *Cluster) DeletePod(pod *corev1.Pod) error {
+func (c *Cluster) DeletePod(ctx context.Context, pod *corev1.Pod) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	k := key(pod.Namespace, pod.Name)
 	stored := c.pods[k]
 	if stored == nil {
 		return nil // NotFound: already gone
+	}
+	if c.FailMark != nil && stored.Annotations[vcjob.PodOutOfSyncKey] != "true" {
+		if err := c.FailMark(pod); err != nil {
+			return &statemachine.MarkError{Err: err}
+		}
 	}
 	marked := stored.DeepCopy()
 	if marked.Annotations == nil {
@@ -629,7 +709,10 @@ func (c *Cluster) DeletePod(pod *corev1.Pod) error {
 }
 
 // UpdateStatus implements statemachine.Applier.
-func (c *Cluster) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+func (c *Cluster) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if c.FailStatus != nil {
 		if err := c.FailStatus(job); err != nil {
 			return err

@@ -1,6 +1,7 @@
 package memcluster
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
@@ -14,7 +15,7 @@ import (
 func TestNilObjects(t *testing.T) {
 	c := New(metav1.NewTime(time.Unix(0, 0)))
 	c.PutPodGroup(nil)
-	if err := c.UpdateJob(nil); !errors.Is(err, statemachine.ErrNoJob) {
+	if err := c.UpdateJob(context.Background(), nil); !errors.Is(err, statemachine.ErrNoJob) {
 		t.Errorf("UpdateJob(nil) = %v, want ErrNoJob", err)
 	}
 }

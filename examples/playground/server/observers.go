@@ -3,7 +3,9 @@ package server
 import (
 	"time"
 
+	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -14,6 +16,16 @@ func (b both) Command(line int, text string, now time.Time) {
 }
 
 func (b both) Record(r worker.Record) { b[0].Record(r); b[1].Record(r) }
+
+func (b both) Recorded(events []record.Event, now time.Time) {
+	b[0].Recorded(events, now)
+	b[1].Recorded(events, now)
+}
+
+func (b both) Requeued(req vcjob.Request, requeues int, due time.Time) {
+	b[0].Requeued(req, requeues, due)
+	b[1].Requeued(req, requeues, due)
+}
 
 func (b both) Changes(chs []memcluster.Change, now time.Time) {
 	b[0].Changes(chs, now)

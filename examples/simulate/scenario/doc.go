@@ -12,7 +12,12 @@
 //	err = scenario.Run(job, script, scenario.NewText(os.Stdout))
 //
 // An Observer receives every command, step record, cluster change and
-// PodGroup phase; examples/timeline is one that draws them. One that is
-// also a GCObserver receives each look of the garbage collector and the
-// delete it sends.
+// PodGroup phase, the Kubernetes Events recorded outside a step, and each
+// requeue of a failed step; examples/timeline is one that draws them. One
+// that is also a GCObserver receives each look of the garbage collector
+// and the delete it sends.
+//
+// The simulated controller requeues a failed step as Volcano's work queue
+// does (MaxRequeue times, RequeueBase doubling) and gives up on the next
+// failure (worker.Step.GiveUp: the retry-limit Event, then TerminateJob).
 package scenario

@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -28,6 +30,37 @@ const (
 	minSteps       = 1000
 )
 
+// A failed request is requeued as Volcano's worker queue requeues it
+// (handleJobError): rate-limited, MaxRequeue times at most (Volcano's
+// --max-requeue-num default), after RequeueBase doubling with each
+// failure of that request (client-go's default controller rate limiter,
+// capped at RequeueMax); the next failure gives up on it and terminates
+// the job (worker.Step.GiveUp).
+const (
+	MaxRequeue  = 15
+	RequeueBase = 5 * time.Millisecond
+	RequeueMax  = 1000 * time.Second
+)
+
+// requeueDelay is how long the rate limiter holds back a request that
+// has failed failures times before.
+func requeueDelay(failures int) time.Duration {
+	d := RequeueBase
+	for i := 0; i < failures; i++ {
+		d *= 2
+		if d >= RequeueMax {
+			return RequeueMax
+		}
+	}
+	return d
+}
+
+// retry is a requeued request and when the rate limiter hands it back.
+type retry struct {
+	req vcjob.Request
+	due time.Time
+}
+
 // Start is the simulated clock's origin.
 var Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -35,6 +68,8 @@ var Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // changes feed the cache's handlers as an informer would, the requests go
 // through the worker step, and delayed actions fire as the clock advances.
 type sim struct {
+	// ctx is the context of every step: a simulation is never stopped.
+	ctx     context.Context
 	ns, job string
 	now     time.Time
 	cluster *memcluster.Cluster
@@ -47,12 +82,17 @@ type sim struct {
 	maxSteps int
 	// gc is Volcano's garbage collector (spec.ttlSecondsAfterFinished).
 	gc gcState
+	// failures counts each failed request's requeues since it last
+	// succeeded (the work queue's NumRequeues); retries are the requeued
+	// requests, by due time.
+	failures map[vcjob.Request]int
+	retries  []retry
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
 // embedder's choice; the job's own annotation applies on top).
 func newSim(job *vcjob.Job, out Observer, sem vcjob.Semantics) (*sim, error) {
-	s := &sim{ns: job.Namespace, job: job.Name, now: Start, out: out}
+	s := &sim{ctx: context.Background(), ns: job.Namespace, job: job.Name, now: Start, out: out}
 	var pods int32
 	for _, t := range job.Spec.Tasks {
 		pods += t.Replicas
@@ -98,7 +138,12 @@ func (s *sim) run(c Command) error {
 	case "command":
 		cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: strings.ToLower(c.word) + "-" + s.job},
 			Action: c.word, TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: s.job}}
-		if req, ok := cache.CommandRequest(cmd); ok {
+		// The command handler deletes the command, records CommandIssued
+		// on the job and queues the request.
+		if req, events, ok := s.cache.OnCommand(cmd); ok {
+			if len(events) > 0 {
+				s.out.Recorded(events, s.now)
+			}
 			s.queue = append(s.queue, req)
 		}
 	case "scale":
@@ -116,6 +161,10 @@ func (s *sim) run(c Command) error {
 			return fmt.Errorf("line %d: %q: the API server would refuse the update: %w", c.Line, c.Text, errs.ToAggregate())
 		}
 		s.cluster.PutJob(job)
+	case "pvc":
+		// No request: Volcano does not watch claims for jobs; the next
+		// sync (a requeued one) finds it.
+		s.cluster.PutClaim(s.ns, c.word)
 	case "advance":
 		return s.advance(c.d)
 	default:
@@ -227,13 +276,18 @@ func (s *sim) change(c Command, p *corev1.Pod) {
 	s.cluster.PutPod(p)
 }
 
-// advance moves the clock, firing each delayed action at its deadline.
+// advance moves the clock, firing each delayed action at its deadline
+// and handing each requeued request back when the rate limiter does
+// (delayed actions first at the same instant).
 func (s *sim) advance(d time.Duration) error {
 	until := s.now.Add(d)
 	for {
 		next, ok := s.step.Delays.Next()
+		if len(s.retries) > 0 && (!ok || s.retries[0].due.Before(next)) {
+			next, ok = s.retries[0].due, true
+		}
 		// The garbage collector's look comes after the delayed actions
-		// due at the same time.
+		// and requeues due at the same time.
 		if at, waits := s.gc.due(); waits && !at.After(until) && (!ok || at.Before(next)) {
 			s.fireGC(at)
 			continue
@@ -242,15 +296,67 @@ func (s *sim) advance(d time.Duration) error {
 			break
 		}
 		s.setNow(next)
-		for _, e := range s.step.Delays.Due(next) {
-			s.out.Record(s.step.Fire(e, s.now))
-			if err := s.settle(); err != nil {
-				return err
+		if due := s.step.Delays.Due(next); len(due) > 0 {
+			for _, e := range due {
+				rec := s.step.Fire(s.ctx, e, s.now)
+				s.out.Record(rec)
+				s.failed(e.Request, rec, true)
+				if err := s.settle(); err != nil {
+					return err
+				}
 			}
+			continue
+		}
+		for len(s.retries) > 0 && !s.retries[0].due.After(next) {
+			s.queue = append(s.queue, s.retries[0].req)
+			s.retries = s.retries[1:]
+		}
+		if err := s.settle(); err != nil {
+			return err
 		}
 	}
 	s.setNow(until)
 	return nil
+}
+
+// failed handles a step's record as Volcano's worker does: a success
+// forgets the request's failures; a failure requeues the request,
+// rate-limited, or, once it has been requeued MaxRequeue times, gives up
+// on it and terminates the job. A delayed action that failed (fired)
+// requeues the request that registered it and then forgets its failures,
+// as Volcano's timer does (it calls Forget right after the requeue), so
+// it never reaches the limit that way.
+func (s *sim) failed(req vcjob.Request, rec worker.Record, fired bool) {
+	if rec.Err == nil {
+		delete(s.failures, req)
+		return
+	}
+	n := s.failures[req]
+	if !worker.Requeue(n, MaxRequeue) {
+		delete(s.failures, req)
+		s.out.Record(s.step.GiveUp(s.ctx, rec, s.now))
+		return
+	}
+	if s.failures == nil {
+		s.failures = map[vcjob.Request]int{}
+	}
+	s.failures[req] = n + 1
+	due := s.now.Add(requeueDelay(n))
+	// The work queue holds a request back once: when it waits already,
+	// the earlier time stands.
+	if i := slices.IndexFunc(s.retries, func(w retry) bool { return w.req == req }); i >= 0 {
+		if !due.Before(s.retries[i].due) {
+			s.out.Requeued(req, n+1, s.retries[i].due)
+			return
+		}
+		s.retries = slices.Delete(s.retries, i, i+1)
+	}
+	i := sort.Search(len(s.retries), func(i int) bool { return s.retries[i].due.After(due) })
+	s.retries = slices.Insert(s.retries, i, retry{req: req, due: due})
+	s.out.Requeued(req, n+1, due)
+	if fired {
+		delete(s.failures, req)
+	}
 }
 
 func (s *sim) setNow(t time.Time) {
@@ -273,7 +379,9 @@ func (s *sim) settle() error {
 		}
 		req := s.queue[0]
 		s.queue = s.queue[1:]
-		s.out.Record(s.step.Process(req, s.now))
+		rec := s.step.Process(s.ctx, req, s.now)
+		s.out.Record(rec)
+		s.failed(req, rec, false)
 	}
 }
 
@@ -375,8 +483,12 @@ func (s *sim) summary() string {
 		// SPEC §14.10: a kill counts only the pods it could not delete.
 		counts += " (as last written: a kill leaves out the Succeeded and Failed pods it keeps)"
 	}
-	return fmt.Sprintf("phase %s, retryCount %d, version %d; %s; podgroup %s; delayed %d; pods: %s%s",
-		orNone(st.State.Phase), st.RetryCount, st.Version, counts, pg, s.step.Delays.Len(), strings.Join(pods, " "), s.gcSummary(job))
+	delayed := fmt.Sprint(s.step.Delays.Len())
+	if len(s.retries) > 0 {
+		delayed += fmt.Sprintf(", requeued %d", len(s.retries))
+	}
+	return fmt.Sprintf("phase %s, retryCount %d, version %d; %s; podgroup %s; delayed %s; pods: %s%s",
+		orNone(st.State.Phase), st.RetryCount, st.Version, counts, pg, delayed, strings.Join(pods, " "), s.gcSummary(job))
 }
 
 // maxListedPods is how many pods the summary names one by one; beyond it,

@@ -82,7 +82,7 @@ func (s *sim) collect() {
 	if e, err := ttl.ExpiryOf(cached); err == nil {
 		rec.FinishedAt, rec.ExpiresAt = e.FinishedAt, e.ExpiresAt
 	}
-	rec.Result = ttl.Process(context.Background(), simAPI{s}, cached, func() time.Time { return s.now })
+	rec.Result = ttl.Process(s.ctx, simAPI{s}, cached, func() time.Time { return s.now })
 	switch {
 	case rec.Result.Next == ttl.RequeueAfter:
 		s.gc.addAfter(s.now.Add(rec.Result.After))

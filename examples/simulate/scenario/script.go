@@ -48,8 +48,10 @@ const Usage = `scenario commands, one per line (# starts a comment):
                         PodGroup as new, already in PHASE (an add; see podgroup-phase-on-add)
   command ACTION        a Command asks for ACTION (AbortJob, ResumeJob, ...)
   scale TASK N          the job is updated: TASK gets N replicas
-  advance DURATION      time passes (Go duration: 30s, 10m); delayed actions fire, and
-                        the garbage collector deletes a finished job whose
+  pvc NAME              someone creates the volume claim NAME in the job's namespace
+  advance DURATION      time passes (Go duration: 30s, 10m); delayed actions fire,
+                        failed requests come back (requeued: 5ms doubling, 15 times),
+                        and the garbage collector deletes a finished job whose
                         ttlSecondsAfterFinished ran out (no command reaches it after)
 PODS is a pod (worker-0, or its full name), TASK-* for a task's pods, or all.
 
@@ -160,6 +162,11 @@ func parseLine(text string) (Command, error) {
 			return c, fmt.Errorf("scale: bad replica count %q", args[1])
 		}
 		c.word, c.n = args[0], int32(v)
+	case "pvc":
+		if err := want(1, 1); err != nil {
+			return c, err
+		}
+		c.word = args[0]
 	case "advance":
 		if err := want(1, 1); err != nil {
 			return c, err

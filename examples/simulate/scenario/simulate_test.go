@@ -194,6 +194,40 @@ func TestJSONOutput(t *testing.T) {
 	}
 }
 
+// TestJSONCarriesEvents: the JSON Lines carry each record's Events, the
+// command handler's on a line of their own, and each requeue.
+func TestJSONCarriesEvents(t *testing.T) {
+	manifest, err := os.ReadFile("../../quickstart/pytorch-job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, _ := Parse(strings.NewReader("podgroup Inqueue\nstart all\nfail worker-1 137\ncommand AbortJob\n"))
+	var out bytes.Buffer
+	if err := run(manifest, script, NewJSON(&out)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`"events":[{"type":"Normal","reason":"ExecuteAction","message":"Start to execute action RestartPod "}]`,
+		`{"events":[{"type":"Normal","reason":"CommandIssued","message":"Start to execute command AbortJob, and clean it up to make sure executed not more than once."}],"time":`,
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+	missing := []byte("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: r, namespace: ml}\nspec:\n  minAvailable: 1\n" +
+		"  volumes: [{mountPath: /data, volumeClaimName: nope}]\n  tasks: [{name: w, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}]\n")
+	script, _ = Parse(strings.NewReader("advance 1ms\n"))
+	out.Reset()
+	if err := run(missing, script, NewJSON(&out)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"reason":"PVCError"`, `{"due":"2026-01-01T00:00:00.005Z","requeued":{`, `"requeues":1}`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %s in:\n%s", want, out.String())
+		}
+	}
+}
+
 // run loads the manifest's only job and runs the script on it.
 func run(manifest []byte, script []Command, o Observer) error {
 	job, err := Load(manifest, "")

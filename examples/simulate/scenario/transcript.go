@@ -9,6 +9,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -18,9 +19,17 @@ import (
 // changes as the informers see them (after the command or step that made
 // them), the PodGroup's phase whenever it changed ("" when there is none),
 // and a summary at the end. Records and changes are shared: read them.
+//
+// Recorded receives the Kubernetes Events recorded outside a step (the
+// command handler's CommandIssued, before its request is processed); a
+// step's own are in its record (worker.Record.Events). Requeued follows
+// the record of a step that failed and is requeued: the requeues of its
+// request so far (at most MaxRequeue) and when it runs again.
 type Observer interface {
 	Command(line int, text string, now time.Time)
 	Record(r worker.Record)
+	Recorded(events []record.Event, now time.Time)
+	Requeued(req vcjob.Request, requeues int, due time.Time)
 	Changes(chs []memcluster.Change, now time.Time)
 	PodGroup(phase string, now time.Time)
 	End(summary string)
@@ -29,9 +38,11 @@ type Observer interface {
 // NewText is the readable transcript.
 func NewText(w io.Writer) Observer { return textTranscript{w} }
 
-// NewJSON writes JSON Lines: one object per command, per record, per change
-// of the PodGroup's phase ({"podGroup": phase, "time": ...}; "" when there
-// is none) and at the end.
+// NewJSON writes JSON Lines: one object per command, per record (its
+// Events in "events"), per change of the PodGroup's phase ({"podGroup":
+// phase, "time": ...}; "" when there is none), per Events recorded outside
+// a step ({"events": [...], "time": ...}), per requeue ({"requeued":
+// request, "requeues": n, "due": ...}) and at the end.
 func NewJSON(w io.Writer) Observer {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -48,11 +59,29 @@ func (t textTranscript) Command(line int, text string, now time.Time) {
 func (t textTranscript) Changes([]memcluster.Change, time.Time) {}
 func (t textTranscript) PodGroup(string, time.Time)             {}
 
+// Recorded shows Events recorded outside a step, at the command's level.
+func (t textTranscript) Recorded(events []record.Event, _ time.Time) {
+	for _, e := range events {
+		fmt.Fprintf(t.w, "  event    %s\n", describeEvent(e))
+	}
+}
+
+func (t textTranscript) Requeued(_ vcjob.Request, requeues int, due time.Time) {
+	fmt.Fprintf(t.w, "    requeue  %d of %d, again at %s\n", requeues, MaxRequeue, offset(due))
+}
+
 func (t textTranscript) End(summary string) { fmt.Fprintf(t.w, "= %s\n", summary) }
 
 func (t textTranscript) Record(r worker.Record) {
 	w := t.w
 	defer t.extended(r)
+	if r.Rule.Kind == worker.RuleGiveUp {
+		fmt.Fprintf(w, "  give up  %s: failed again after %d requeues\n", Describe(r.Request), MaxRequeue)
+		fmt.Fprintf(w, "    rule     retry limit reached -> %s\n", r.Action)
+		t.events(r, false)
+		t.outcome(r)
+		return
+	}
 	if r.Fired != nil {
 		fmt.Fprintf(w, "  fired    %s for %s at %s (registered at %s on %s)\n", r.Fired.Action, describeTarget(r.Fired.Target, r.Fired.Request), offset(r.Time), offset(r.Fired.Registered), Describe(r.Fired.Request))
 	} else {
@@ -69,6 +98,7 @@ func (t textTranscript) Record(r worker.Record) {
 		fmt.Fprintf(w, "    rule     %s -> %s\n", r.Rule, r.Action)
 	}
 	t.stateful(r)
+	t.events(r, false)
 	switch {
 	case r.Registered != nil:
 		fmt.Fprintf(w, "    delay    %s registered, due at %s\n", r.Delay, offset(r.Registered.Due))
@@ -77,6 +107,13 @@ func (t textTranscript) Record(r worker.Record) {
 		fmt.Fprintf(w, "    delay    %s dropped: the pod already has a pending %s\n", r.Delay, r.Action)
 		return
 	}
+	t.outcome(r)
+}
+
+// outcome shows what a step's call did: the phase, the pods, the
+// cancellations, its Events, its error.
+func (t textTranscript) outcome(r worker.Record) {
+	w := t.w
 	call := ""
 	if r.Transition != nil {
 		call = string(r.Transition.Call)
@@ -111,9 +148,29 @@ func (t textTranscript) Record(r worker.Record) {
 	for _, e := range r.Cancelled[cancelledBefore(r):] {
 		fmt.Fprintf(w, "    cancel   %s (same level)\n", describeEntry(e))
 	}
+	t.events(r, true)
 	if r.Err != nil {
 		fmt.Fprintf(w, "    error    %v\n", r.Err)
 	}
+}
+
+// events shows the step's Events where Volcano records them: those of the
+// worker before its call (call false: processNextReq's, GiveUp's) or the
+// call's own (call true).
+func (t textTranscript) events(r worker.Record, call bool) {
+	events := r.Events[:len(r.Events)-len(r.Effects.Events)]
+	if call {
+		events = r.Events[len(events):]
+	}
+	for _, e := range events {
+		fmt.Fprintf(t.w, "    event    %s\n", describeEvent(e))
+	}
+}
+
+// describeEvent is an Event as the transcripts show it: type, reason and
+// the message quoted, so that a trailing space shows.
+func describeEvent(e record.Event) string {
+	return fmt.Sprintf("%s %s %q", e.Type, e.Reason, e.Message)
 }
 
 // cancelledBefore counts the cancellations a pod event made before the
@@ -139,6 +196,17 @@ func (t jsonTranscript) Command(line int, text string, now time.Time) {
 }
 
 func (t jsonTranscript) Changes([]memcluster.Change, time.Time) {}
+
+// Recorded writes {"events": [...], "time": ...} for Events recorded
+// outside a step.
+func (t jsonTranscript) Recorded(events []record.Event, now time.Time) {
+	_ = t.enc.Encode(map[string]any{"events": events, "time": now})
+}
+
+// Requeued writes {"requeued": request, "requeues": n, "due": ...}.
+func (t jsonTranscript) Requeued(req vcjob.Request, requeues int, due time.Time) {
+	_ = t.enc.Encode(map[string]any{"requeued": req, "requeues": requeues, "due": due})
+}
 
 func (t jsonTranscript) PodGroup(phase string, now time.Time) {
 	_ = t.enc.Encode(map[string]any{"podGroup": phase, "time": now})

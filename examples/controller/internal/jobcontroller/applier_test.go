@@ -223,7 +223,7 @@ func TestCreatePodAlreadyExistsCountsAsCreated(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rec := f.c.shards[0].step.Process(request(vcjob.OutOfSyncEvent), time.Now())
+	rec := f.c.shards[0].step.Process(context.Background(), request(vcjob.OutOfSyncEvent), time.Now())
 	if rec.Err != nil {
 		t.Fatalf("step failed: %v", rec.Err)
 	}
@@ -245,7 +245,7 @@ func TestCreatePodErrorFailsStepWithoutStatusWrite(t *testing.T) {
 	f.kube.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewInternalError(errors.New("etcd is down"))
 	})
-	rec := f.c.shards[0].step.Process(request(vcjob.OutOfSyncEvent), time.Now())
+	rec := f.c.shards[0].step.Process(context.Background(), request(vcjob.OutOfSyncEvent), time.Now())
 	if rec.Err == nil || !strings.Contains(rec.Err.Error(), "etcd is down") {
 		t.Fatalf("step error = %v, want the create failure", rec.Err)
 	}
@@ -262,7 +262,7 @@ func TestUpdateStatusTwiceInOneSync(t *testing.T) {
 	f := newFixture(t, job)
 	f.putPodGroup(job, podgroup.PhaseInqueue)
 
-	rec := f.c.shards[0].step.Process(request(vcjob.OutOfSyncEvent), time.Now())
+	rec := f.c.shards[0].step.Process(context.Background(), request(vcjob.OutOfSyncEvent), time.Now())
 	if rec.Err != nil {
 		t.Fatalf("step failed: %v", rec.Err)
 	}
@@ -328,7 +328,7 @@ func TestDeletePodMarksOutOfSyncThenDeletesWithUID(t *testing.T) {
 	pod := f.putPod(job, 0, corev1.PodRunning)
 	f.kube.ClearActions()
 
-	if err := f.c.applier.DeletePod(pod); err != nil {
+	if err := f.c.applier.DeletePod(context.Background(), pod); err != nil {
 		t.Fatal(err)
 	}
 	acts := f.kube.Actions()
@@ -342,7 +342,7 @@ func TestDeletePodMarksOutOfSyncThenDeletesWithUID(t *testing.T) {
 		t.Errorf("delete preconditions %+v, want the pod's UID", pre)
 	}
 	// Gone already: NotFound is success.
-	if err := f.c.applier.DeletePod(pod); err != nil {
+	if err := f.c.applier.DeletePod(context.Background(), pod); err != nil {
 		t.Errorf("deleting a missing pod: %v, want nil", err)
 	}
 }
@@ -364,7 +364,7 @@ func TestDeletePodFailureIsRetriedWithBackoff(t *testing.T) {
 	defer cancel()
 	go f.c.retrier.run(ctx)
 
-	if err := f.c.applier.DeletePod(pod); err == nil {
+	if err := f.c.applier.DeletePod(context.Background(), pod); err == nil {
 		t.Fatal("DeletePod succeeded, want the delete's error")
 	}
 	waitFor(t, 2*time.Second, func() bool {
@@ -415,7 +415,7 @@ func TestApplyPodGroupCreatesThenUpdatesKeepingUnknownFields(t *testing.T) {
 	f := newFixture(t, job)
 	a := f.c.applier
 	desired := podgroup.Desired(job, nil)
-	if err := a.ApplyPodGroup(&desired); err != nil {
+	if err := a.ApplyPodGroup(context.Background(), &desired); err != nil {
 		t.Fatal(err)
 	}
 	live, err := f.vc.PodGroups("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
@@ -445,7 +445,7 @@ func TestApplyPodGroupCreatesThenUpdatesKeepingUnknownFields(t *testing.T) {
 	job.Spec.MinAvailable = 1
 	desired = podgroup.Desired(job, nil)
 	f.vc.ClearActions()
-	if err := a.ApplyPodGroup(&desired); err != nil {
+	if err := a.ApplyPodGroup(context.Background(), &desired); err != nil {
 		t.Fatal(err)
 	}
 	for _, act := range f.vc.Actions() {
@@ -485,14 +485,14 @@ func TestApplyPodGroupCreatesThenUpdatesKeepingUnknownFields(t *testing.T) {
 		t.Error("the patch applied to a newer object; want its resourceVersion test to fail")
 	}
 
-	state, err := a.PodGroupState(job)
+	state, err := a.PodGroupState(context.Background(), job)
 	if err != nil || !state.Exists || state.Phase != podgroup.PhaseRunning {
 		t.Errorf("PodGroupState = %+v, %v", state, err)
 	}
-	if deleted, err := a.DeletePodGroup(job); err != nil || !deleted {
+	if deleted, err := a.DeletePodGroup(context.Background(), job); err != nil || !deleted {
 		t.Errorf("DeletePodGroup = %v, %v", deleted, err)
 	}
-	if deleted, err := a.DeletePodGroup(job); err != nil || deleted {
+	if deleted, err := a.DeletePodGroup(context.Background(), job); err != nil || deleted {
 		t.Errorf("DeletePodGroup of a missing one = %v, %v; want false, nil", deleted, err)
 	}
 }
@@ -504,7 +504,7 @@ func TestDeletePodGroupLooksInTheCacheFirst(t *testing.T) {
 	f := newFixture(t, job)
 	f.putPodGroup(job, podgroup.PhaseRunning)
 	a := f.c.applier
-	if deleted, err := a.DeletePodGroup(job); err != nil || !deleted {
+	if deleted, err := a.DeletePodGroup(context.Background(), job); err != nil || !deleted {
 		t.Fatalf("DeletePodGroup = %v, %v; want true", deleted, err)
 	}
 	if err := f.c.pgStore.Delete(&podgroup.PodGroup{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: podgroup.Name(job)}}); err != nil {
@@ -512,7 +512,7 @@ func TestDeletePodGroupLooksInTheCacheFirst(t *testing.T) {
 	}
 	f.vc.ClearActions()
 	for range 3 {
-		if deleted, err := a.DeletePodGroup(job); err != nil || deleted {
+		if deleted, err := a.DeletePodGroup(context.Background(), job); err != nil || deleted {
 			t.Fatalf("DeletePodGroup of an uncached one = %v, %v; want false, nil", deleted, err)
 		}
 	}
@@ -543,7 +543,7 @@ func TestApplyPodGroupCreatesOnceUntilTheInformerShowsIt(t *testing.T) {
 	}
 	apply := func(want int, why string) {
 		t.Helper()
-		if err := a.ApplyPodGroup(&desired); err != nil {
+		if err := a.ApplyPodGroup(context.Background(), &desired); err != nil {
 			t.Fatal(err)
 		}
 		if got := creates(); got != want {
@@ -589,7 +589,7 @@ func TestApplyPodGroupFindsLegacyName(t *testing.T) {
 	}
 
 	desired := podgroup.Desired(job, nil)
-	if err := f.c.applier.ApplyPodGroup(&desired); err != nil {
+	if err := f.c.applier.ApplyPodGroup(context.Background(), &desired); err != nil {
 		t.Fatal(err)
 	}
 	list, _ := f.vc.PodGroups("ns").List(context.Background(), metav1.ListOptions{})
@@ -619,7 +619,7 @@ func TestApplyObjects(t *testing.T) {
 		objs.Apply = append(objs.Apply, o.Apply...)
 	}
 	a := f.c.applier
-	if err := a.ApplyObjects(objs); err != nil {
+	if err := a.ApplyObjects(context.Background(), objs); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
@@ -646,7 +646,7 @@ func TestApplyObjects(t *testing.T) {
 		o, _ := p.OnJobAdd(job.DeepCopy())
 		again.Apply = append(again.Apply, o.Apply...)
 	}
-	if err := a.ApplyObjects(again); err != nil {
+	if err := a.ApplyObjects(context.Background(), again); err != nil {
 		t.Fatalf("second apply: %v", err)
 	}
 	kept, _ := f.kube.CoreV1().Secrets("ns").Get(ctx, "demo-ssh", metav1.GetOptions{})
@@ -658,7 +658,7 @@ func TestApplyObjects(t *testing.T) {
 		{APIVersion: "v1", Kind: "Service", Namespace: "ns", Name: "demo"},
 		{APIVersion: "v1", Kind: "Service", Namespace: "ns", Name: "never-existed"},
 	}}
-	if err := a.ApplyObjects(del); err != nil {
+	if err := a.ApplyObjects(context.Background(), del); err != nil {
 		t.Fatalf("delete: %v", err)
 	}
 	if _, err := f.kube.CoreV1().Services("ns").Get(ctx, "demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
@@ -670,18 +670,18 @@ func TestEnsureClaim(t *testing.T) {
 	job := newJob(t, vcjob.Pending)
 	f := newFixture(t, nil)
 	a := f.c.applier
-	if err := a.EnsureClaim(job, statemachine.Claim{Name: "data"}); err == nil {
+	if err := a.EnsureClaim(context.Background(), job, statemachine.Claim{Name: "data"}); err == nil {
 		t.Error("a missing claim without a spec must be an error")
 	}
 	spec := &corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}}
-	if err := a.EnsureClaim(job, statemachine.Claim{Name: "data", Spec: spec}); err != nil {
+	if err := a.EnsureClaim(context.Background(), job, statemachine.Claim{Name: "data", Spec: spec}); err != nil {
 		t.Fatal(err)
 	}
 	pvc, err := f.kube.CoreV1().PersistentVolumeClaims("ns").Get(context.Background(), "data", metav1.GetOptions{})
 	if err != nil || metav1.GetControllerOf(pvc) == nil || metav1.GetControllerOf(pvc).Name != "demo" {
 		t.Fatalf("claim %v, %v: want one owned by the job", pvc, err)
 	}
-	if err := a.EnsureClaim(job, statemachine.Claim{Name: "data"}); err != nil {
+	if err := a.EnsureClaim(context.Background(), job, statemachine.Claim{Name: "data"}); err != nil {
 		t.Errorf("existing claim: %v", err)
 	}
 }
@@ -810,7 +810,7 @@ func TestUnchangedStatusIsNotWritten(t *testing.T) {
 	f := newFixture(t, job)
 	f.vc.ClearActions()
 	same := job.Status.DeepCopy()
-	if err := f.c.applier.UpdateStatus(job, same); err != nil {
+	if err := f.c.applier.UpdateStatus(context.Background(), job, same); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(f.vc.Actions()); n != 0 {
@@ -821,7 +821,7 @@ func TestUnchangedStatusIsNotWritten(t *testing.T) {
 	}
 	changed := job.Status.DeepCopy()
 	changed.Succeeded = 2
-	if err := f.c.applier.UpdateStatus(job, changed); err != nil {
+	if err := f.c.applier.UpdateStatus(context.Background(), job, changed); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(f.writes()); n != 1 {

@@ -1,6 +1,7 @@
 package jobcontroller
 
 import (
+	"context"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/klog/v2"
@@ -93,11 +94,11 @@ var _ statemachine.Applier = shardApplier{}
 // UpdateStatus implements statemachine.Applier: a status that may wait
 // (coalescing) is held back; any other is written, replacing what was
 // held back.
-func (a shardApplier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+func (a shardApplier) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
 	key := vcjob.JobKey(job.Namespace, job.Name)
 	a.s.rebase(key, job)
 	if !coalescing(&job.Status, status) {
-		if err := a.Applier.UpdateStatus(job, status); err != nil {
+		if err := a.Applier.UpdateStatus(ctx, job, status); err != nil {
 			return err
 		}
 		delete(a.s.pending, key)
@@ -116,31 +117,31 @@ func (a shardApplier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) erro
 
 // CreatePod implements statemachine.Applier, after the job's deferred
 // status is written.
-func (a shardApplier) CreatePod(pod *corev1.Pod) error {
-	if err := a.s.flushFor(pod); err != nil {
+func (a shardApplier) CreatePod(ctx context.Context, pod *corev1.Pod) error {
+	if err := a.s.flushFor(ctx, pod); err != nil {
 		return err
 	}
-	return a.Applier.CreatePod(pod)
+	return a.Applier.CreatePod(ctx, pod)
 }
 
 // DeletePod implements statemachine.Applier, after the job's deferred
 // status is written.
-func (a shardApplier) DeletePod(pod *corev1.Pod) error {
-	if err := a.s.flushFor(pod); err != nil {
+func (a shardApplier) DeletePod(ctx context.Context, pod *corev1.Pod) error {
+	if err := a.s.flushFor(ctx, pod); err != nil {
 		return err
 	}
-	return a.Applier.DeletePod(pod)
+	return a.Applier.DeletePod(ctx, pod)
 }
 
 // UpdateJob implements statemachine.Applier, after the job's deferred
 // status is written.
-func (a shardApplier) UpdateJob(job *vcjob.Job) error {
+func (a shardApplier) UpdateJob(ctx context.Context, job *vcjob.Job) error {
 	key := vcjob.JobKey(job.Namespace, job.Name)
-	if err := a.s.flush(key); err != nil {
+	if err := a.s.flush(ctx, key); err != nil {
 		return err
 	}
 	a.s.rebase(key, job)
-	return a.Applier.UpdateJob(job)
+	return a.Applier.UpdateJob(ctx, job)
 }
 
 // rebase moves job, the step's copy, onto the resourceVersion of a status
@@ -178,7 +179,7 @@ func (s *shard) defer_(key string, job *vcjob.Job) {
 }
 
 // flushFor writes the deferred status of pod's job, if any.
-func (s *shard) flushFor(pod *corev1.Pod) error {
+func (s *shard) flushFor(ctx context.Context, pod *corev1.Pod) error {
 	if len(s.pending) == 0 {
 		return nil
 	}
@@ -186,12 +187,12 @@ func (s *shard) flushFor(pod *corev1.Pod) error {
 	if name == "" {
 		name = pod.Annotations[vcjob.JobNameKey]
 	}
-	return s.flush(vcjob.JobKey(pod.Namespace, name))
+	return s.flush(ctx, vcjob.JobKey(pod.Namespace, name))
 }
 
 // flush writes key's deferred status, on the newest job the cache holds.
 // A job that is gone drops it. On failure it stays deferred.
-func (s *shard) flush(key string) error {
+func (s *shard) flush(ctx context.Context, key string) error {
 	p := s.pending[key]
 	if p == nil {
 		return nil
@@ -213,7 +214,7 @@ func (s *shard) flush(key string) error {
 	}
 	klog.V(4).InfoS("Writing a held-back status", "job", klog.KRef(ns, name), "version", status.Version)
 	from := job.ResourceVersion
-	err = s.c.applier.writeStatus(&job, &status)
+	err = s.c.applier.writeStatus(ctx, &job, &status)
 	switch {
 	case apierrors.IsNotFound(err):
 		delete(s.pending, key)
@@ -266,9 +267,9 @@ func (s *shard) overlay(namespace, name string) {
 // flushItem handles a flush item: the deferred status is written; a
 // failure is retried with the queue's rate limiting, and given up (with
 // the status left to the job's next write) after MaxRequeue tries.
-func (s *shard) flushItem(it item) {
+func (s *shard) flushItem(ctx context.Context, it item) {
 	key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
-	if err := s.flush(key); err != nil {
+	if err := s.flush(ctx, key); err != nil {
 		n := s.queue.NumRequeues(it)
 		if s.c.cfg.MaxRequeue < 0 || n < s.c.cfg.MaxRequeue {
 			klog.V(2).InfoS("Deferred status write failed; retried", "job", klog.KRef(it.Req.Namespace, it.Req.JobName), "tries", n+1, "err", err)
@@ -281,10 +282,11 @@ func (s *shard) flushItem(it item) {
 	s.queue.Forget(it)
 }
 
-// flushAll writes every deferred status (on shutdown).
-func (s *shard) flushAll() {
+// flushAll writes every deferred status (on shutdown: ctx is not
+// cancelled with the controller's).
+func (s *shard) flushAll(ctx context.Context) {
 	for key := range s.pending {
-		if err := s.flush(key); err != nil {
+		if err := s.flush(ctx, key); err != nil {
 			klog.ErrorS(err, "Deferred status not written on shutdown", "job", key)
 		}
 	}

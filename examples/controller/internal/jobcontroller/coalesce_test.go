@@ -167,7 +167,7 @@ func TestHeldBackStatusSurvivesInformerUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.handle(context.Background(), item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
-	if err := s.flush("ns/demo"); err != nil {
+	if err := s.flush(context.Background(), "ns/demo"); err != nil {
 		t.Fatal(err)
 	}
 	w := f.writes()

@@ -27,7 +27,7 @@ type podRef struct {
 // there first wins, and the other finds the pod gone or terminating.
 type deleteRetrier struct {
 	pods    corelisters.PodLister
-	delete  func(*corev1.Pod) error
+	delete  func(context.Context, *corev1.Pod) error
 	queue   workqueue.TypedDelayingInterface[podRef]
 	metrics *metrics.Metrics
 
@@ -35,7 +35,7 @@ type deleteRetrier struct {
 	attempts map[podRef]int
 }
 
-func newDeleteRetrier(pods corelisters.PodLister, del func(*corev1.Pod) error, m *metrics.Metrics) *deleteRetrier {
+func newDeleteRetrier(pods corelisters.PodLister, del func(context.Context, *corev1.Pod) error, m *metrics.Metrics) *deleteRetrier {
 	return &deleteRetrier{pods: pods, delete: del, metrics: m, attempts: map[podRef]int{},
 		queue: workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[podRef]{Name: "pod-delete-retry"})}
 }
@@ -69,21 +69,21 @@ func (r *deleteRetrier) run(ctx context.Context) {
 		if shutdown {
 			return
 		}
-		r.retry(ref)
+		r.retry(ctx, ref)
 		r.queue.Done(ref)
 	}
 }
 
 // retry re-reads the pod from the lister (gone, replaced or already
 // terminating ends the retries) and deletes it again.
-func (r *deleteRetrier) retry(ref podRef) {
+func (r *deleteRetrier) retry(ctx context.Context, ref podRef) {
 	pod, err := r.pods.Pods(ref.Namespace).Get(ref.Name)
 	switch {
 	case apierrors.IsNotFound(err), err == nil && (pod.UID != ref.UID || pod.DeletionTimestamp != nil):
 		r.finish(ref, "gone")
 		return
 	case err == nil:
-		err = r.delete(pod)
+		err = r.delete(ctx, pod)
 		if err == nil {
 			r.finish(ref, "deleted")
 			return

@@ -26,7 +26,7 @@ func TestCreatePodNotSentTwiceBeforeItsEvent(t *testing.T) {
 	pod := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
 	creates := func() int { return countActions(f.kube.Actions(), "create", "pods") }
 	for range 2 {
-		if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+		if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -34,21 +34,21 @@ func TestCreatePodNotSentTwiceBeforeItsEvent(t *testing.T) {
 		t.Fatalf("%d creates before the informer showed the pod, want 1", n)
 	}
 	now = now.Add(11 * time.Second) // trusted no longer
-	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if n := creates(); n != 2 {
 		t.Errorf("%d creates after the trust ran out, want 2 (AlreadyExists is success)", n)
 	}
 	f.c.addPod(pod) // its add event: a step may still hold an older snapshot
-	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if n := creates(); n != 2 {
 		t.Errorf("%d creates after the pod's add event, want still 2", n)
 	}
 	f.c.deletePod(pod) // gone: the next create is a new pod's
-	if err := f.c.applier.CreatePod(pod.DeepCopy()); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if n := creates(); n != 3 {
@@ -66,11 +66,11 @@ func TestDeletePodGroupOnceBeforeItsEvent(t *testing.T) {
 	f := newFixture(t, job)
 	f.putPodGroup(job, podgroup.PhaseRunning)
 	deletes := func() int { return countActions(f.vc.Actions(), "delete", "podgroups") }
-	deleted, err := f.c.applier.DeletePodGroup(job)
+	deleted, err := f.c.applier.DeletePodGroup(context.Background(), job)
 	if err != nil || !deleted {
 		t.Fatalf("first delete: %v, %v", deleted, err)
 	}
-	deleted, err = f.c.applier.DeletePodGroup(job)
+	deleted, err = f.c.applier.DeletePodGroup(context.Background(), job)
 	if err != nil || deleted {
 		t.Fatalf("second delete: %v, %v; want not deleted, no error", deleted, err)
 	}
@@ -97,7 +97,7 @@ func TestJobAwaitsItsCreatedPods(t *testing.T) {
 	p0 := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
 	p1 := statemachine.RenderPod(job, &job.Spec.Tasks[0], 1)
 	for _, p := range []*corev1.Pod{p0, p1} {
-		if err := f.c.applier.CreatePod(p.DeepCopy()); err != nil {
+		if err := f.c.applier.CreatePod(context.Background(), p.DeepCopy()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -115,7 +115,7 @@ func TestJobAwaitsItsCreatedPods(t *testing.T) {
 	// A pod never shown is awaited for ttl at most.
 	p2 := p0.DeepCopy()
 	p2.Name = "demo-worker-2"
-	if err := f.c.applier.CreatePod(p2); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), p2); err != nil {
 		t.Fatal(err)
 	}
 	if r.Satisfied("ns/demo") {
@@ -128,7 +128,7 @@ func TestJobAwaitsItsCreatedPods(t *testing.T) {
 	// The shard puts a request of an awaited job back instead of running it.
 	p3 := p0.DeepCopy()
 	p3.Name = "demo-worker-3"
-	if err := f.c.applier.CreatePod(p3); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), p3); err != nil {
 		t.Fatal(err)
 	}
 	s := f.c.shards[0]
@@ -144,7 +144,7 @@ func TestAwaitedPodsAddEventWakesTheJob(t *testing.T) {
 	job := newJob(t, vcjob.Pending)
 	f := newFixture(t, job)
 	p0 := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0)
-	if err := f.c.applier.CreatePod(p0.DeepCopy()); err != nil {
+	if err := f.c.applier.CreatePod(context.Background(), p0.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	s := f.c.shards[0]

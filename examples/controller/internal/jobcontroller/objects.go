@@ -27,22 +27,22 @@ import (
 // fought over). A Secret (the ssh plugin's key pair) is only created: an
 // existing one is kept, so pods already running never see their keys
 // rotated under them. Deletes treat NotFound as done.
-func (a *Applier) ApplyObjects(objs plugins.Objects) error {
+func (a *Applier) ApplyObjects(ctx context.Context, objs plugins.Objects) error {
 	for _, o := range objs.Apply {
-		if err := a.applyObject(o); err != nil {
+		if err := a.applyObject(ctx, o); err != nil {
 			return err
 		}
 	}
 	for _, r := range objs.Delete {
-		if err := a.deleteObject(r); err != nil {
+		if err := a.deleteObject(ctx, r); err != nil {
 			return fmt.Errorf("delete %s: %w", r, err)
 		}
 	}
 	return nil
 }
 
-func (a *Applier) applyObject(obj runtime.Object) error {
-	ctx, cancel := callContext(context.Background())
+func (a *Applier) applyObject(parent context.Context, obj runtime.Object) error {
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	if s, ok := obj.(*corev1.Secret); ok {
 		_, err := a.Kube.CoreV1().Secrets(s.Namespace).Create(ctx, s, metav1.CreateOptions{FieldManager: clients.FieldManager})
@@ -106,8 +106,8 @@ func applyPatch(obj runtime.Object) ([]byte, error) {
 	return json.Marshal(fields)
 }
 
-func (a *Applier) deleteObject(r plugins.ObjectRef) error {
-	ctx, cancel := callContext(context.Background())
+func (a *Applier) deleteObject(parent context.Context, r plugins.ObjectRef) error {
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	var err error
 	switch r.Kind {
@@ -131,8 +131,8 @@ func (a *Applier) deleteObject(r plugins.ObjectRef) error {
 // EnsureClaim implements statemachine.Applier: a missing claim with a spec
 // is created, owned by the job; a missing claim without one is an error
 // (the job waits for it).
-func (a *Applier) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
-	ctx, cancel := callContext(context.Background())
+func (a *Applier) EnsureClaim(parent context.Context, job *vcjob.Job, claim statemachine.Claim) error {
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	pvcs := a.Kube.CoreV1().PersistentVolumeClaims(job.Namespace)
 	_, err := pvcs.Get(ctx, claim.Name, metav1.GetOptions{})
@@ -157,8 +157,8 @@ func (a *Applier) EnsureClaim(job *vcjob.Job, claim statemachine.Claim) error {
 // ClaimExists implements statemachine.Applier: whether a volume claim of
 // that name exists (NotFound is false). The library asks only while it
 // draws a name for a volume that has none, when a job is initiated.
-func (a *Applier) ClaimExists(namespace, name string) (bool, error) {
-	ctx, cancel := callContext(context.Background())
+func (a *Applier) ClaimExists(parent context.Context, namespace, name string) (bool, error) {
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	_, err := a.Kube.CoreV1().PersistentVolumeClaims(namespace).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {

@@ -17,12 +17,12 @@ import (
 
 // PodGroupState implements statemachine.Applier: the job's PodGroup (new
 // name, then the legacy one) as the informer sees it.
-func (a *Applier) PodGroupState(job *vcjob.Job) (statemachine.PodGroupState, error) {
+func (a *Applier) PodGroupState(_ context.Context, job *vcjob.Job) (statemachine.PodGroupState, error) {
 	pg, found, err := a.findPodGroup(job)
 	if err != nil || !found {
 		return statemachine.PodGroupState{}, err
 	}
-	return statemachine.PodGroupState{Exists: true, Phase: pg.Status.Phase}, nil
+	return statemachine.PodGroupState{Exists: true, Phase: pg.Status.Phase, Conditions: pg.Status.Conditions}, nil
 }
 
 func (a *Applier) findPodGroup(job *vcjob.Job) (*podgroup.PodGroup, bool, error) {
@@ -37,7 +37,7 @@ func (a *Applier) findPodGroup(job *vcjob.Job) (*podgroup.PodGroup, bool, error)
 // object's resourceVersion (a conflict fails the step, which is
 // requeued), so fields this controller does not know (status conditions,
 // newer spec fields) survive, with no read before the write.
-func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
+func (a *Applier) ApplyPodGroup(parent context.Context, desired *podgroup.PodGroup) error {
 	job := &vcjob.Job{ObjectMeta: metav1.ObjectMeta{Namespace: desired.Namespace, Name: desired.Name}}
 	if o := metav1.GetControllerOf(desired); o != nil {
 		job.Name, job.UID = o.Name, o.UID
@@ -55,7 +55,7 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 			// a create would be answered 409.
 			return nil
 		}
-		ctx, cancel := callContext(context.Background())
+		ctx, cancel := callContext(parent)
 		defer cancel()
 		pg := desired.DeepCopy()
 		pg.Status = podgroup.Status{}
@@ -81,7 +81,7 @@ func (a *Applier) ApplyPodGroup(desired *podgroup.PodGroup) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := callContext(context.Background())
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	_, err = a.Volcano.PodGroups(desired.Namespace).Patch(ctx, existing.Name, types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: clients.FieldManager})
 	return err
@@ -138,7 +138,7 @@ func specFields(spec *podgroup.Spec) (map[string]json.RawMessage, error) {
 // event of a finished job is a kill, and without the look-up each one
 // would send a delete answered NotFound (Volcano looks in its PodGroup
 // lister too).
-func (a *Applier) DeletePodGroup(job *vcjob.Job) (bool, error) {
+func (a *Applier) DeletePodGroup(parent context.Context, job *vcjob.Job) (bool, error) {
 	name := podgroup.Name(job)
 	var uid types.UID
 	if a.PodGroups != nil {
@@ -155,7 +155,7 @@ func (a *Applier) DeletePodGroup(job *vcjob.Job) (bool, error) {
 			uid = pg.UID
 		}
 	}
-	ctx, cancel := callContext(context.Background())
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	err := a.Volcano.PodGroups(job.Namespace).Delete(ctx, name, metav1.DeleteOptions{})
 	switch {

@@ -18,7 +18,7 @@ import (
 // informer had not shown the pod yet). A pod this controller created that
 // the informer has not shown yet is not sent again: it would be answered
 // AlreadyExists.
-func (a *Applier) CreatePod(pod *corev1.Pod) error {
+func (a *Applier) CreatePod(parent context.Context, pod *corev1.Pod) error {
 	key := pod.Namespace + "/" + pod.Name
 	if a.Expectations.PodCreationExpected(key) {
 		return nil
@@ -26,7 +26,7 @@ func (a *Applier) CreatePod(pod *corev1.Pod) error {
 	// Expected before it is sent: the pod's add event may come before
 	// the answer.
 	a.Expectations.ExpectPodCreation(key, vcjob.JobKey(pod.Namespace, pod.Annotations[vcjob.JobNameKey]))
-	ctx, cancel := callContext(context.Background())
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	_, err := a.Kube.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: clients.FieldManager})
 	switch {
@@ -57,17 +57,17 @@ var outOfSyncPatch = []byte(`{"metadata":{"annotations":{"` + vcjob.PodOutOfSync
 // then delete it. NotFound is success; so is a delete refused because the
 // pod of that name has another UID (the pod meant is gone). A failed
 // delete is also handed to DeleteFailed for retrying with backoff.
-func (a *Applier) DeletePod(pod *corev1.Pod) error {
-	err := a.deletePod(pod)
+func (a *Applier) DeletePod(ctx context.Context, pod *corev1.Pod) error {
+	err := a.deletePod(ctx, pod)
 	if err != nil && a.DeleteFailed != nil {
 		a.DeleteFailed(pod, err)
 	}
 	return err
 }
 
-func (a *Applier) deletePod(pod *corev1.Pod) error {
+func (a *Applier) deletePod(parent context.Context, pod *corev1.Pod) error {
 	a.Expectations.DeletionObserved(pod.Namespace + "/" + pod.Name) // its worker deletes it: no one waits for it
-	ctx, cancel := callContext(context.Background())
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	pods := a.Kube.CoreV1().Pods(pod.Namespace)
 	if pod.Annotations[vcjob.PodOutOfSyncKey] != "true" {

@@ -80,10 +80,16 @@ func (s *shard) release(key string, it item) {
 }
 
 // failed requeues a request whose step failed, with rate limiting, until
-// worker.Requeue says stop; then the job is terminated (worker.GiveUp) and
-// the request dropped, as Volcano's processNextReq does.
+// worker.Requeue says stop; then the job is terminated (Step.GiveUp, with
+// Volcano's retry-limit Event) and the request dropped, as Volcano's
+// processNextReq does. A step stopped by the controller's own context is
+// neither: the next leader starts afresh.
 func (s *shard) failed(ctx context.Context, it item, rec worker.Record) {
 	key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+	if ctx.Err() != nil {
+		s.queue.Forget(it)
+		return
+	}
 	n := s.queue.NumRequeues(it)
 	if worker.Requeue(n, s.c.cfg.MaxRequeue) {
 		s.c.metrics.Requeues.Inc()
@@ -96,7 +102,8 @@ func (s *shard) failed(ctx context.Context, it item, rec worker.Record) {
 	klog.ErrorS(rec.Err, "Step failed too often; terminating the job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName),
 		"request", it.Req.String(), "requeues", n)
 	s.c.metrics.GivenUp.Inc()
-	give := s.process(ctx, worker.GiveUp(it.Req))
+	give := s.step.GiveUp(ctx, rec, s.c.now())
+	s.record(give)
 	if give.Err != nil {
 		klog.ErrorS(give.Err, "Cannot terminate the job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName))
 	}

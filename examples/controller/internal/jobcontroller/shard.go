@@ -104,11 +104,12 @@ func (s *shard) run(ctx context.Context) {
 		if s.timer != nil {
 			s.timer.Stop()
 		}
-		// What was held back is written before the worker stops (a lost
-		// lease cancels ctx too: then the API server's conflict check
-		// refuses a write the next leader has overtaken).
+		// What was held back is written before the worker stops, past
+		// the cancelled ctx (a lost lease cancels it too: then the API
+		// server's conflict check refuses a write the next leader has
+		// overtaken).
 		s.mu.Lock()
-		s.flushAll()
+		s.flushAll(context.WithoutCancel(ctx))
 		s.mu.Unlock()
 	}()
 	for {
@@ -135,7 +136,7 @@ func (s *shard) handle(ctx context.Context, it item) {
 		s.armed = time.Time{}
 		s.fireDue(ctx)
 	case kindFlush:
-		s.flushItem(it)
+		s.flushItem(ctx, it)
 	case kindWake:
 		key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
 		if !s.c.expectations.Satisfied(key) {

@@ -18,7 +18,7 @@ import (
 // On success the job handed in takes the new resourceVersion and status:
 // SyncJob writes twice with the same job (the initial Pending status, then
 // the counts), and the second write must not conflict with the first.
-func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+func (a *Applier) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
 	// A status equal to the one the job already has is not sent: the API
 	// server would change nothing (no new resourceVersion, no event), and
 	// every event of a finished job is a kill that writes its unchanged
@@ -29,7 +29,7 @@ func (a *Applier) UpdateStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 		a.Metrics.StatusWritesSkipped.Inc()
 		return nil
 	}
-	return a.writeStatus(job, status)
+	return a.writeStatus(ctx, job, status)
 }
 
 // statusEqual reports whether two statuses are the same to the API server.
@@ -49,10 +49,10 @@ func statusEqual(a, b *vcjob.JobStatus) bool {
 // writeStatus sends status for job to the status subresource. The encoder
 // only reads: a shallow copy of the job with the new status will do,
 // rather than a copy of the whole job, templates and all.
-func (a *Applier) writeStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
+func (a *Applier) writeStatus(parent context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
 	next := *job
 	next.Status = *status
-	ctx, cancel := callContext(context.Background())
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	out, err := a.Volcano.Jobs(job.Namespace).UpdateStatus(ctx, &next, metav1.UpdateOptions{FieldManager: clients.FieldManager})
 	if err != nil {
@@ -72,8 +72,8 @@ func (a *Applier) writeStatus(job *vcjob.Job, status *vcjob.JobStatus) error {
 // (its spec holds the claim names the library generated), with the API
 // server's conflict check on its resourceVersion; job takes the new one,
 // and the controller's cache the job as written.
-func (a *Applier) UpdateJob(job *vcjob.Job) error {
-	ctx, cancel := callContext(context.Background())
+func (a *Applier) UpdateJob(parent context.Context, job *vcjob.Job) error {
+	ctx, cancel := callContext(parent)
 	defer cancel()
 	out, err := a.Volcano.Jobs(job.Namespace).Update(ctx, job, metav1.UpdateOptions{FieldManager: clients.FieldManager})
 	if err != nil {

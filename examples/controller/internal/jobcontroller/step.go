@@ -28,15 +28,15 @@ func newStep(c *Controller, applier statemachine.Applier) *worker.Step {
 }
 
 // process runs the step on one request and records what it did.
-func (s *shard) process(_ context.Context, req vcjob.Request) worker.Record {
-	rec := s.step.Process(req, s.c.now())
+func (s *shard) process(ctx context.Context, req vcjob.Request) worker.Record {
+	rec := s.step.Process(ctx, req, s.c.now())
 	s.record(rec)
 	return rec
 }
 
 // fire runs a delayed action that came due and records what it did.
-func (s *shard) fire(_ context.Context, e delay.Entry, now time.Time) worker.Record {
-	rec := s.step.Fire(e, now)
+func (s *shard) fire(ctx context.Context, e delay.Entry, now time.Time) worker.Record {
+	rec := s.step.Fire(ctx, e, now)
 	s.c.metrics.DelayFired.WithLabelValues(string(e.Action)).Inc()
 	s.record(rec)
 	return rec
