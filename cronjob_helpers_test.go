@@ -6,7 +6,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // cronManifest is a complete CronJob manifest: nightly at 02:30 New York
@@ -69,18 +68,4 @@ func validCronJob() *CronJob {
 	}
 	SetCronJobDefaults(cj)
 	return cj
-}
-
-// cronErr is what a test pins of a validation error: its type and path.
-type cronErr struct {
-	Type  field.ErrorType
-	Field string
-}
-
-func cronErrs(errs field.ErrorList) []cronErr {
-	out := []cronErr{}
-	for _, e := range errs {
-		out = append(out, cronErr{e.Type, e.Field})
-	}
-	return out
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
@@ -70,7 +71,7 @@ func (w *benchWorld) version(n int) string {
 // then the created pods. The informers deliver every created pod before
 // the worker gets to their requests, as they do in a controller whose
 // queue lags its informers.
-func (w *benchWorld) feed(b *testing.B, req vcjob.Request, ok bool) {
+func (w *benchWorld) feed(b *testing.B, req request.Request, ok bool) {
 	if !ok {
 		return
 	}
@@ -88,7 +89,7 @@ func (w *benchWorld) feed(b *testing.B, req vcjob.Request, ok bool) {
 			b.Fatal(err)
 		}
 	}
-	var reqs []vcjob.Request
+	var reqs []request.Request
 	for _, name := range rec.Effects.Created {
 		p := *w.cluster.StoredPod("ns", name)
 		p.ResourceVersion = w.version(1)
@@ -142,7 +143,7 @@ func running(p *corev1.Pod) {
 // bringUp admits the gang and starts every pod, one event at a time.
 func (w *benchWorld) bringUp(b *testing.B, replicas int) {
 	w.cluster.SetPodGroupPhase("ns", podgroup.Name(w.job), podgroup.PhaseRunning)
-	w.feed(b, vcjob.Request{Namespace: "ns", JobName: "big"}, true)
+	w.feed(b, request.Request{Namespace: "ns", JobName: "big"}, true)
 	for i := 0; i < replicas; i++ {
 		w.update(b, vcjob.PodName("big", "worker", i), running)
 	}

@@ -10,6 +10,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
+	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 // Errors the cache returns; they are wrapped with the job or pod they are
@@ -33,10 +36,10 @@ func refOf(key string) ref {
 	return ref{ns, name}
 }
 
-func (r ref) String() string { return vcjob.JobKey(r.namespace, r.name) }
+func (r ref) String() string { return request.JobKey(r.namespace, r.name) }
 
 type entry struct {
-	info    *vcjob.JobInfo
+	info    *jobinfo.Info
 	deleted bool
 }
 
@@ -47,7 +50,7 @@ type entry struct {
 // keeps them: the caller hands them over and must not change them
 // afterwards (informer objects are never changed in place). A pod update
 // costs O(log pods), or O(1) without allocating while no lease of the job
-// is out, and keeps the job's counts (vcjob.TaskPods) up to date.
+// is out, and keeps the job's counts (jobinfo.TaskPods) up to date.
 //
 // Get returns a snapshot in O(1): a JobInfo built from persistent maps,
 // which stays as it was while the cache moves on, and which its caller may
@@ -56,12 +59,12 @@ type entry struct {
 // given back once read; while none is out, a pod update costs no
 // allocation at all.
 type Cache struct {
-	// Semantics are the embedder's semantics (vcjob.Semantics), with each
-	// job's vcjob.SemanticsAnnotation on top: the requests a PodGroup's
+	// Semantics are the embedder's semantics (semantics.Profile), with each
+	// job's semantics.Annotation on top: the requests a PodGroup's
 	// phase change raises carry the job's version under
 	// PodGroupRequestsCurrentVersion. Set it before the cache is used; the
 	// zero value derives requests as Volcano does.
-	Semantics vcjob.Semantics
+	Semantics semantics.Profile
 
 	mu   sync.RWMutex
 	jobs map[ref]*entry
@@ -78,7 +81,7 @@ func (c *Cache) Add(job *vcjob.Job) error {
 			return fmt.Errorf("cache: add job %s: %w", key, ErrExists)
 		}
 		if e == nil {
-			e = &entry{info: &vcjob.JobInfo{Namespace: job.Namespace, Name: job.Name}}
+			e = &entry{info: &jobinfo.Info{Namespace: job.Namespace, Name: job.Name}}
 			c.jobs[key] = e
 		}
 		e.info.SetJob(job)
@@ -149,8 +152,8 @@ func (c *Cache) Delete(job *vcjob.Job) error {
 // O(1): the caller may keep it, and change it (not the objects it shares)
 // without touching the cache. A job only its pods are known of, or one
 // that was deleted, is ErrNotFound.
-func (c *Cache) Get(key string) (*vcjob.JobInfo, error) {
-	return c.snapshot(refOf(key), (*vcjob.JobInfo).Clone)
+func (c *Cache) Get(key string) (*jobinfo.Info, error) {
+	return c.snapshot(refOf(key), (*jobinfo.Info).Clone)
 }
 
 // Lease is Get for a snapshot that is given back with its Release once
@@ -158,11 +161,11 @@ func (c *Cache) Get(key string) (*vcjob.JobInfo, error) {
 // in place, without allocating. The processing step leases
 // (worker.Leaser). A lease never released only costs the job those
 // in-place updates.
-func (c *Cache) Lease(namespace, name string) (*vcjob.JobInfo, error) {
-	return c.snapshot(ref{namespace, name}, (*vcjob.JobInfo).Lease)
+func (c *Cache) Lease(namespace, name string) (*jobinfo.Info, error) {
+	return c.snapshot(ref{namespace, name}, (*jobinfo.Info).Lease)
 }
 
-func (c *Cache) snapshot(key ref, take func(*vcjob.JobInfo) *vcjob.JobInfo) (*vcjob.JobInfo, error) {
+func (c *Cache) snapshot(key ref, take func(*jobinfo.Info) *jobinfo.Info) (*jobinfo.Info, error) {
 	// Taking a snapshot starts a generation of the job's info: a write.
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -225,10 +228,10 @@ func (c *Cache) AddPod(pod *corev1.Pod) error {
 
 // addPod files pod under the job key names and returns the job's info;
 // c.mu must be held.
-func (c *Cache) addPod(key ref, pod *corev1.Pod) (*vcjob.JobInfo, error) {
+func (c *Cache) addPod(key ref, pod *corev1.Pod) (*jobinfo.Info, error) {
 	e := c.jobs[key]
 	if e == nil {
-		e = &entry{info: &vcjob.JobInfo{Namespace: key.namespace, Name: key.name}}
+		e = &entry{info: &jobinfo.Info{Namespace: key.namespace, Name: key.name}}
 		c.jobs[key] = e
 	}
 	return e.info, e.info.AddPod(pod)

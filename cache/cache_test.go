@@ -13,6 +13,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/jobinfo"
 )
 
 func TestCacheRules(t *testing.T) {
@@ -85,7 +86,7 @@ func TestCacheRules(t *testing.T) {
 func TestPredicates(t *testing.T) {
 	job := testJob("j", "1")
 	job.Spec.Tasks = append(job.Spec.Tasks, vcjob.TaskSpec{Name: "never", Replicas: 1, MaxRetry: -1}, vcjob.TaskSpec{Name: "empty"})
-	ji, err := vcjob.NewJobInfo(job,
+	ji, err := jobinfo.New(job,
 		testPod("j", "w", 0, corev1.PodSucceeded), testPod("j", "w", 1, corev1.PodSucceeded),
 		next(testPod("j", "never", 0, corev1.PodRunning), restarts(100)),
 		next(testPod("j", "ps", 0, corev1.PodFailed), restarts(100)))
@@ -366,7 +367,7 @@ func TestConcurrentLeases(t *testing.T) {
 
 // leaseReading is a snapshot's pods and counts in one line, after checking
 // that the counts agree with its pods.
-func leaseReading(ji *vcjob.JobInfo) (string, error) {
+func leaseReading(ji *jobinfo.Info) (string, error) {
 	var phases []string
 	byPhase := map[corev1.PodPhase]int32{}
 	for _, p := range ji.Task("w").Sorted() {

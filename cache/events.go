@@ -10,33 +10,36 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 )
 
 // PodRequest is the request skeleton for a pod event: ok is false for pods
 // whose events do not count (no vcjob controller owner, or a missing
 // job-name, task-spec or integer job-version annotation). Event is left
 // empty for the caller to fill in.
-func PodRequest(pod *corev1.Pod) (vcjob.Request, bool) {
+func PodRequest(pod *corev1.Pod) (request.Request, bool) {
 	if pod == nil {
-		return vcjob.Request{}, false
+		return request.Request{}, false
 	}
 	owner := metav1.GetControllerOfNoCopy(pod)
 	if owner == nil || owner.APIVersion != vcjob.APIVersion || owner.Kind != vcjob.JobKind {
-		return vcjob.Request{}, false
+		return request.Request{}, false
 	}
 	job, ok1 := pod.Annotations[vcjob.JobNameKey]
 	task, ok2 := pod.Annotations[vcjob.TaskSpecKey]
 	version, ok3 := pod.Annotations[vcjob.JobVersionKey]
 	if !ok1 || !ok2 || !ok3 {
-		return vcjob.Request{}, false
+		return request.Request{}, false
 	}
 	v, err := strconv.Atoi(version)
 	if err != nil {
-		return vcjob.Request{}, false
+		return request.Request{}, false
 	}
-	return vcjob.Request{
+	return request.Request{
 		Namespace: pod.Namespace, JobName: job, JobUID: owner.UID, TaskName: task,
 		PodName: pod.Name, PodUID: pod.UID, PartitionID: pod.Labels[vcjob.PartitionIDKey],
 		JobVersion: int32(v),
@@ -61,7 +64,7 @@ func PodAddEvent(pod *corev1.Pod) vcjob.Event {
 // PodUpdateEvent is the event of a pod's change from old to new, judged on
 // ji, the job info that already holds new. It returns the exit code of the
 // first container for PodFailed.
-func PodUpdateEvent(ji *vcjob.JobInfo, old, new *corev1.Pod) (vcjob.Event, int32) {
+func PodUpdateEvent(ji *jobinfo.Info, old, new *corev1.Pod) (vcjob.Event, int32) {
 	if old == nil || new == nil || OutOfSync(new) {
 		return vcjob.OutOfSyncEvent, 0
 	}
@@ -98,10 +101,10 @@ func PodUpdateEvent(ji *vcjob.JobInfo, old, new *corev1.Pod) (vcjob.Event, int32
 }
 
 // OnPodAdd caches a new pod and returns its request. Under
-// vcjob.Semantics.FinishedPodsOnAdd (c.Semantics, or the job's
+// semantics.Profile.FinishedPodsOnAdd (c.Semantics, or the job's
 // annotation) a pod that arrives finished raises the event its finishing
 // would have (FinishedPodAddEvent).
-func (c *Cache) OnPodAdd(pod *corev1.Pod) (vcjob.Request, bool) {
+func (c *Cache) OnPodAdd(pod *corev1.Pod) (request.Request, bool) {
 	req, ok := PodRequest(pod)
 	if !ok {
 		return req, false
@@ -115,17 +118,17 @@ func (c *Cache) OnPodAdd(pod *corev1.Pod) (vcjob.Request, bool) {
 	}
 	c.mu.Unlock()
 	if req.Event == vcjob.PodFailedEvent {
-		req.Disrupted = vcjob.Disrupted(pod)
+		req.Disrupted = policy.Disrupted(pod)
 	}
 	return req, true
 }
 
 // FinishedPodAddEvent is the event of a pod that appears already finished,
-// under vcjob.Semantics.FinishedPodsOnAdd, judged on ji, the job info that
+// under semantics.Profile.FinishedPodsOnAdd, judged on ji, the job info that
 // already holds it: PodFailed with the first container's exit code for a
 // Failed pod, TaskCompleted for a Succeeded pod whose task is completed,
 // as PodUpdateEvent judges the pod's move there; PodPending otherwise.
-func FinishedPodAddEvent(ji *vcjob.JobInfo, pod *corev1.Pod) (vcjob.Event, int32) {
+func FinishedPodAddEvent(ji *jobinfo.Info, pod *corev1.Pod) (vcjob.Event, int32) {
 	if pod.Status.Phase != corev1.PodFailed && pod.Status.Phase != corev1.PodSucceeded {
 		return PodAddEvent(pod), 0
 	}
@@ -138,10 +141,10 @@ func FinishedPodAddEvent(ji *vcjob.JobInfo, pod *corev1.Pod) (vcjob.Event, int32
 
 // OnPodUpdate caches a changed pod and returns its request; an update that
 // leaves the resourceVersion alone (a resync) raises none.
-func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (vcjob.Request, bool) {
+func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (request.Request, bool) {
 	req, ok := PodRequest(new)
 	if !ok || old == nil || old.ResourceVersion == new.ResourceVersion {
-		return vcjob.Request{}, false
+		return request.Request{}, false
 	}
 	// One lock for the update and the event judged on it; PodRequest has
 	// checked the annotations podKey would.
@@ -150,7 +153,7 @@ func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (vcjob.Request, bool) {
 	req.Event, req.ExitCode = PodUpdateEvent(ji, old, new)
 	c.mu.Unlock()
 	if req.Event == vcjob.PodFailedEvent {
-		req.Disrupted = vcjob.Disrupted(new)
+		req.Disrupted = policy.Disrupted(new)
 	}
 	return req, true
 }
@@ -158,7 +161,7 @@ func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (vcjob.Request, bool) {
 // OnPodDelete forgets a pod and returns its request: PodEvicted, or
 // OutOfSync for a pod the controller was deleting itself or one the cache
 // never held.
-func (c *Cache) OnPodDelete(pod *corev1.Pod) (vcjob.Request, bool) {
+func (c *Cache) OnPodDelete(pod *corev1.Pod) (request.Request, bool) {
 	req, ok := PodRequest(pod)
 	if !ok {
 		return req, false
@@ -170,7 +173,7 @@ func (c *Cache) OnPodDelete(pod *corev1.Pod) (vcjob.Request, bool) {
 	if OutOfSync(pod) || !held {
 		req.Event = vcjob.OutOfSyncEvent
 	} else {
-		req.Disrupted = vcjob.Disrupted(pod)
+		req.Disrupted = policy.Disrupted(pod)
 	}
 	return req, true
 }
@@ -178,31 +181,31 @@ func (c *Cache) OnPodDelete(pod *corev1.Pod) (vcjob.Request, bool) {
 // OnJobAdd caches a new job and returns the request to sync it. A job the
 // cache refuses (one it already holds) still raises its request, as in
 // Volcano; the error says why the cache refused it.
-func (c *Cache) OnJobAdd(job *vcjob.Job) (vcjob.Request, bool, error) {
+func (c *Cache) OnJobAdd(job *vcjob.Job) (request.Request, bool, error) {
 	if job == nil {
-		return vcjob.Request{}, false, ErrNoJobInObject
+		return request.Request{}, false, ErrNoJobInObject
 	}
 	return jobRequest(job), true, c.Add(job)
 }
 
 // OnJobAddWithPods is OnJobAdd followed, under
-// vcjob.Semantics.FinishedPodsOnAdd, by the requests of the finished pods
+// semantics.Profile.FinishedPodsOnAdd, by the requests of the finished pods
 // that arrived before their job: their own add raised PodPending, with no
 // job to judge them by (a controller starting up lists pods and jobs at
 // the same time). Each gets the event FinishedPodAddEvent gives it; pods
 // that are not finished raise nothing more. The job's request comes first.
-func (c *Cache) OnJobAddWithPods(job *vcjob.Job) ([]vcjob.Request, error) {
+func (c *Cache) OnJobAddWithPods(job *vcjob.Job) ([]request.Request, error) {
 	if job == nil {
 		return nil, ErrNoJobInObject
 	}
-	out := []vcjob.Request{jobRequest(job)}
+	out := []request.Request{jobRequest(job)}
 	err := c.withJob(job, func(key ref, e *entry) error {
 		if e != nil && e.info.Job != nil && !e.deleted {
 			return fmt.Errorf("cache: add job %s: %w", key, ErrExists)
 		}
 		early := e != nil && e.info.Job == nil
 		if e == nil {
-			e = &entry{info: &vcjob.JobInfo{Namespace: job.Namespace, Name: job.Name}}
+			e = &entry{info: &jobinfo.Info{Namespace: job.Namespace, Name: job.Name}}
 			c.jobs[key] = e
 		}
 		e.info.SetJob(job)
@@ -219,7 +222,7 @@ func (c *Cache) OnJobAddWithPods(job *vcjob.Job) ([]vcjob.Request, error) {
 				continue
 			}
 			if req.Event == vcjob.PodFailedEvent {
-				req.Disrupted = vcjob.Disrupted(pod)
+				req.Disrupted = policy.Disrupted(pod)
 			}
 			out = append(out, req)
 		}
@@ -233,13 +236,13 @@ func (c *Cache) OnJobAddWithPods(job *vcjob.Job) ([]vcjob.Request, error) {
 // and only the spec is reconciled. As in Volcano, the request is raised
 // even when the cache refuses the job (a stale or malformed
 // resourceVersion); the error says why it refused.
-func (c *Cache) OnJobUpdate(old, new *vcjob.Job) (vcjob.Request, bool, error) {
+func (c *Cache) OnJobUpdate(old, new *vcjob.Job) (request.Request, bool, error) {
 	if old == nil || new == nil || old.ResourceVersion == new.ResourceVersion {
-		return vcjob.Request{}, false, nil
+		return request.Request{}, false, nil
 	}
 	err := c.Update(new)
 	if old.Status.State.Phase == new.Status.State.Phase && sameSpec(old, new) {
-		return vcjob.Request{}, false, err
+		return request.Request{}, false, err
 	}
 	return jobRequest(new), true, err
 }
@@ -261,25 +264,25 @@ func sameSpec(old, new *vcjob.Job) bool {
 // OnJobDelete marks a job deleted; it raises no request.
 func (c *Cache) OnJobDelete(job *vcjob.Job) error { return c.Delete(job) }
 
-func jobRequest(job *vcjob.Job) vcjob.Request {
-	return vcjob.Request{Namespace: job.Namespace, JobName: job.Name, JobUID: job.UID, Event: vcjob.OutOfSyncEvent}
+func jobRequest(job *vcjob.Job) request.Request {
+	return request.Request{Namespace: job.Namespace, JobName: job.Name, JobUID: job.UID, Event: vcjob.OutOfSyncEvent}
 }
 
 // OnPodGroupUpdate returns the request a PodGroup's phase change raises for
 // the cached job it belongs to: no event, or Unknown when the new phase is
 // Unknown. It carries no job version, so once the job has been killed once
 // (status.version > 0) policy resolution takes it as stale and syncs.
-// Under vcjob.Semantics.PodGroupRequestsCurrentVersion (c.Semantics, or
+// Under semantics.Profile.PodGroupRequestsCurrentVersion (c.Semantics, or
 // the job's annotation) it carries the cached job's status.version.
-func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgroup.Phase) (vcjob.Request, bool) {
+func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgroup.Phase) (request.Request, bool) {
 	if oldPhase == newPhase {
-		return vcjob.Request{}, false
+		return request.Request{}, false
 	}
 	version, ok := c.podGroupRequestVersion(ref{namespace, job})
 	if !ok {
-		return vcjob.Request{}, false
+		return request.Request{}, false
 	}
-	req := vcjob.Request{Namespace: namespace, JobName: job, JobVersion: version}
+	req := request.Request{Namespace: namespace, JobName: job, JobVersion: version}
 	if newPhase == podgroup.PhaseUnknown {
 		req.Event = vcjob.JobUnknownEvent
 	}
@@ -288,16 +291,16 @@ func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgr
 
 // OnPodGroupAdd returns the request a PodGroup's add raises: none, as in
 // Volcano, which has no add handler for PodGroups. Under
-// vcjob.Semantics.PodGroupPhaseOnAdd (c.Semantics, or the job's
+// semantics.Profile.PodGroupPhaseOnAdd (c.Semantics, or the job's
 // annotation) a PodGroup that arrives after the informer's first list
 // already in a phase raises the request its missed change from no phase
 // would have (OnPodGroupUpdate): a relist after a lost watch shows it as
 // new. A new PodGroup has no phase (the API server drops the status of a
 // create), so with a watch that loses nothing this is never raised; the
 // first list raises nothing either, as the job's own add syncs it.
-func (c *Cache) OnPodGroupAdd(namespace, job string, phase podgroup.Phase, inInitialList bool) (vcjob.Request, bool) {
+func (c *Cache) OnPodGroupAdd(namespace, job string, phase podgroup.Phase, inInitialList bool) (request.Request, bool) {
 	if inInitialList || phase == "" || !c.podGroupPhaseOnAdd(ref{namespace, job}) {
-		return vcjob.Request{}, false
+		return request.Request{}, false
 	}
 	return c.OnPodGroupUpdate(namespace, job, "", phase)
 }
@@ -313,11 +316,11 @@ func (c *Cache) podGroupPhaseOnAdd(key ref) bool {
 // for commands aimed at anything else. The controller deletes the command
 // first and queues the request only when that delete succeeded (NotFound
 // means another controller took it).
-func CommandRequest(cmd *vcjob.Command) (vcjob.Request, bool) {
+func CommandRequest(cmd *vcjob.Command) (request.Request, bool) {
 	if cmd == nil || cmd.TargetObject == nil || cmd.TargetObject.APIVersion != vcjob.APIVersion || cmd.TargetObject.Kind != vcjob.JobKind {
-		return vcjob.Request{}, false
+		return request.Request{}, false
 	}
-	return vcjob.Request{
+	return request.Request{
 		Namespace: cmd.Namespace, JobName: cmd.TargetObject.Name,
 		Event: vcjob.CommandIssuedEvent, Action: vcjob.Action(cmd.Action),
 	}, true
@@ -341,12 +344,12 @@ func CommandIssuedEvent(cmd *vcjob.Command) record.Event {
 // its cache holds, so a command for a job not in the cache records none
 // (its request is still queued, and its step finds no job). ok is false
 // for a command aimed at anything else.
-func (c *Cache) OnCommand(cmd *vcjob.Command) (req vcjob.Request, events []record.Event, ok bool) {
+func (c *Cache) OnCommand(cmd *vcjob.Command) (req request.Request, events []record.Event, ok bool) {
 	req, ok = CommandRequest(cmd)
 	if !ok {
 		return req, nil, false
 	}
-	if c.Has(vcjob.JobKey(req.Namespace, req.JobName)) {
+	if c.Has(request.JobKey(req.Namespace, req.JobName)) {
 		events = []record.Event{CommandIssuedEvent(cmd)}
 	}
 	return req, events, true

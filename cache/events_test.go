@@ -10,8 +10,10 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 )
 
 func phase(p corev1.PodPhase) func(*corev1.Pod) {
@@ -126,7 +128,7 @@ func TestOnJobEvents(t *testing.T) {
 	req, ok, err := c.OnJobAdd(j1)
 	require.NoError(t, err)
 	require.True(t, ok)
-	assert.Equal(t, vcjob.Request{Namespace: "ns", JobName: "j", JobUID: "uid-j", Event: vcjob.OutOfSyncEvent}, req)
+	assert.Equal(t, request.Request{Namespace: "ns", JobName: "j", JobUID: "uid-j", Event: vcjob.OutOfSyncEvent}, req)
 
 	same := j1.DeepCopy()
 	_, ok, _ = c.OnJobUpdate(j1, same)
@@ -174,7 +176,7 @@ func TestOnPodGroupUpdate(t *testing.T) {
 	require.NoError(t, c.Add(testJob("j", "1")))
 	req, ok := c.OnPodGroupUpdate("ns", "j", podgroup.PhasePending, podgroup.PhaseInqueue)
 	require.True(t, ok)
-	assert.Equal(t, vcjob.Request{Namespace: "ns", JobName: "j"}, req, "no event, no version")
+	assert.Equal(t, request.Request{Namespace: "ns", JobName: "j"}, req, "no event, no version")
 	req, _ = c.OnPodGroupUpdate("ns", "j", podgroup.PhaseRunning, podgroup.PhaseUnknown)
 	assert.Equal(t, vcjob.JobUnknownEvent, req.Event)
 	_, ok = c.OnPodGroupUpdate("ns", "j", podgroup.PhaseRunning, podgroup.PhaseRunning)
@@ -188,7 +190,7 @@ func TestCommandRequest(t *testing.T) {
 		TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: "j"}}
 	req, ok := cache.CommandRequest(cmd)
 	require.True(t, ok)
-	assert.Equal(t, vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.AbortJobAction}, req)
+	assert.Equal(t, request.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.AbortJobAction}, req)
 	cmd.TargetObject.Kind = "Queue"
 	_, ok = cache.CommandRequest(cmd)
 	assert.False(t, ok)
@@ -211,7 +213,7 @@ func TestOnCommand(t *testing.T) {
 	require.NoError(t, c.Add(testJob("j", "1")))
 	req, events, ok = c.OnCommand(cmd)
 	require.True(t, ok)
-	assert.Equal(t, vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}, req)
+	assert.Equal(t, request.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}, req)
 	assert.Equal(t, []record.Event{{Type: "Normal", Reason: "CommandIssued",
 		Message: "Start to execute command RestartJob, and clean it up to make sure executed not more than once."}}, events)
 
@@ -302,7 +304,7 @@ func TestNilObjects(t *testing.T) {
 		"pod delete":  func() bool { _, ok := c.OnPodDelete(nil); return ok },
 		"job update":  func() bool { _, ok, _ := c.OnJobUpdate(nil, nil); return ok },
 		"command":     func() bool { _, ok := cache.CommandRequest(nil); return ok },
-		"a nil lease": func() bool { var ji *vcjob.JobInfo; ji.Release(); return false },
+		"a nil lease": func() bool { var ji *jobinfo.Info; ji.Release(); return false },
 	} {
 		assert.False(t, raise(), name)
 	}

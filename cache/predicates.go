@@ -1,8 +1,6 @@
 package cache
 
-import (
-	"github.com/vcjob/vcjob"
-)
+import "github.com/vcjob/vcjob/jobinfo"
 
 // DefaultTaskMaxRetry is what a task maxRetry of 0 means to the task-failed
 // predicate.
@@ -10,7 +8,7 @@ const DefaultTaskMaxRetry = 3
 
 // TaskCompleted reports whether a task has as many Succeeded pods as
 // replicas (a task of zero replicas never completes).
-func TaskCompleted(ji *vcjob.JobInfo, task string) bool {
+func TaskCompleted(ji *jobinfo.Info, task string) bool {
 	if ji == nil || ji.Job == nil {
 		return false
 	}
@@ -25,7 +23,7 @@ func TaskCompleted(ji *vcjob.JobInfo, task string) bool {
 // counts of all init and app containers of its Running and Pending pods
 // add up to its maxRetry or more. A maxRetry of −1 never fails; 0 means
 // DefaultTaskMaxRetry.
-func TaskFailed(ji *vcjob.JobInfo, task string) bool {
+func TaskFailed(ji *jobinfo.Info, task string) bool {
 	if ji == nil || ji.Job == nil {
 		return false
 	}

@@ -121,7 +121,7 @@ func TestPropertySimulatedController(t *testing.T) {
 			cj:      drawCronJob(t, start.Add(-time.Duration(rapid.IntRange(0, 48*60).Draw(t, "age"))*time.Minute)),
 			started: map[time.Time]string{},
 		}
-		sched, err := vcjob.ParseCronSchedule(&s.cj.Spec)
+		sched, err := ParseSchedule(&s.cj.Spec)
 		if err != nil && s.cj.Spec.TimeZone == nil {
 			t.Fatalf("drawn an invalid schedule: %v", err)
 		}

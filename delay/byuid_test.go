@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 // A pod re-created under the same name is another pod (another UID):
@@ -15,9 +16,9 @@ import (
 func TestDelaysByPodUID(t *testing.T) {
 	old := pr{task: "w", pod: "j-w-0", uid: "uid-1"}
 	recreated := pr{task: "w", pod: "j-w-0", uid: "uid-2"}
-	evicted := func(p pr) vcjob.Request { p.event = vcjob.PodEvictedEvent; return p.req() }
-	running := func(p pr) vcjob.Request { p.event = vcjob.PodRunningEvent; return p.req() }
-	pending := func(p pr) vcjob.Request { p.event = vcjob.PodPendingEvent; return p.req() }
+	evicted := func(p pr) request.Request { p.event = vcjob.PodEvictedEvent; return p.req() }
+	running := func(p pr) request.Request { p.event = vcjob.PodRunningEvent; return p.req() }
+	pending := func(p pr) request.Request { p.event = vcjob.PodPendingEvent; return p.req() }
 
 	for _, tc := range []struct {
 		name  string
@@ -34,7 +35,7 @@ func TestDelaysByPodUID(t *testing.T) {
 			if tc.byUID {
 				register = q.RegisterByPodUID
 			}
-			e, ok := register(evicted(old), vcjob.RestartJobAction, vcjob.Target{Level: vcjob.JobLevel}, sec(60), at(0))
+			e, ok := register(evicted(old), vcjob.RestartJobAction, request.Target{Level: vcjob.JobLevel}, sec(60), at(0))
 			require.True(t, ok)
 			assert.Equal(t, tc.byUID, e.ByPodUID)
 			got := q.CancelForPodEvent(running(recreated))
@@ -61,9 +62,9 @@ func TestDelaysByPodUID(t *testing.T) {
 			if tc.byUID {
 				register = q.RegisterByPodUID
 			}
-			_, ok := register(pending(old), vcjob.AbortJobAction, vcjob.Target{Level: vcjob.JobLevel}, sec(600), at(0))
+			_, ok := register(pending(old), vcjob.AbortJobAction, request.Target{Level: vcjob.JobLevel}, sec(600), at(0))
 			require.True(t, ok)
-			_, ok = register(pending(recreated), vcjob.AbortJobAction, vcjob.Target{Level: vcjob.JobLevel}, sec(600), at(10))
+			_, ok = register(pending(recreated), vcjob.AbortJobAction, request.Target{Level: vcjob.JobLevel}, sec(600), at(10))
 			assert.Equal(t, tc.added, ok)
 			if tc.byUID {
 				// The new pod moving on cancels its own entry only.
@@ -72,7 +73,7 @@ func TestDelaysByPodUID(t *testing.T) {
 				assert.Equal(t, recreated.uid, got[0].Request.PodUID)
 				assert.Equal(t, 1, q.Len())
 				// Same-level cleanup reaches entries held by UID.
-				assert.Len(t, q.CleanupAfter("ns", "j", vcjob.RestartJobAction, vcjob.Target{Level: vcjob.JobLevel}), 1)
+				assert.Len(t, q.CleanupAfter("ns", "j", vcjob.RestartJobAction, request.Target{Level: vcjob.JobLevel}), 1)
 				assert.Equal(t, 0, q.Len())
 				assert.Empty(t, q.jobs, "the job index is emptied")
 			}
@@ -84,8 +85,8 @@ func TestDelaysByPodUID(t *testing.T) {
 // behind.
 func TestByPodUIDDue(t *testing.T) {
 	q := New()
-	a, _ := q.RegisterByPodUID(pr{pod: "p", uid: "1", event: vcjob.PodFailedEvent}.req(), vcjob.RestartJobAction, vcjob.Target{Level: vcjob.JobLevel}, sec(5), at(0))
-	b, _ := q.Register(pr{pod: "p", uid: "2", event: vcjob.PodFailedEvent}.req(), vcjob.RestartJobAction, vcjob.Target{Level: vcjob.JobLevel}, sec(3), at(0))
+	a, _ := q.RegisterByPodUID(pr{pod: "p", uid: "1", event: vcjob.PodFailedEvent}.req(), vcjob.RestartJobAction, request.Target{Level: vcjob.JobLevel}, sec(5), at(0))
+	b, _ := q.Register(pr{pod: "p", uid: "2", event: vcjob.PodFailedEvent}.req(), vcjob.RestartJobAction, request.Target{Level: vcjob.JobLevel}, sec(3), at(0))
 	assert.Equal(t, []uint64{b.ID, a.ID}, ids(q.Due(at(10))))
 	assert.Empty(t, q.jobs)
 }

@@ -2,6 +2,7 @@ package delay
 
 import (
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 // CancelForPodEvent applies SPEC §9's pod-event cancellation for req, and
@@ -21,7 +22,7 @@ import (
 // this reproduces Volcano, which only looks at the map entry for the pod.
 //
 // It returns what it cancelled (nothing or one entry).
-func (q *Queue) CancelForPodEvent(req vcjob.Request) []Entry {
+func (q *Queue) CancelForPodEvent(req request.Request) []Entry {
 	switch req.Event {
 	case vcjob.PodRunningEvent, vcjob.PodFailedEvent, vcjob.PodEvictedEvent:
 	default:
@@ -46,7 +47,7 @@ func (q *Queue) CancelForPodEvent(req vcjob.Request) []Entry {
 
 // cancelFor cancels it when req's event makes it moot, and reports whether
 // it did.
-func (q *Queue) cancelFor(it *item, req vcjob.Request) bool {
+func (q *Queue) cancelFor(it *item, req request.Request) bool {
 	cancel := false
 	switch it.Request.Event {
 	case vcjob.PodPendingEvent:
@@ -83,11 +84,11 @@ func (q *Queue) cancelFor(it *item, req vcjob.Request) bool {
 //     every task, so a RestartPartition of task a's partition "0" also
 //     cancels a pending RestartPartition of task b's partition "0". It looks
 //     like a bug; it is Volcano's behaviour.
-func (q *Queue) CleanupAfter(namespace, job string, action vcjob.Action, target vcjob.Target) []Entry {
+func (q *Queue) CleanupAfter(namespace, job string, action vcjob.Action, target request.Target) []Entry {
 	if action.IsInternal() {
 		return nil
 	}
-	je := q.jobs[vcjob.JobKey(namespace, job)]
+	je := q.jobs[request.JobKey(namespace, job)]
 	if je == nil {
 		return nil
 	}

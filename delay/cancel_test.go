@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 func TestCancelForPodEvent(t *testing.T) {
@@ -126,11 +127,11 @@ func cleanupFixture(t *testing.T, q *Queue) map[string]uint64 {
 }
 
 func TestCleanupAfter(t *testing.T) {
-	job := vcjob.Target{Level: vcjob.JobLevel}
+	job := request.Target{Level: vcjob.JobLevel}
 	cases := []struct {
 		name   string
 		action vcjob.Action
-		target vcjob.Target
+		target request.Target
 		want   []string
 	}{
 		{"SyncJob cancels nothing", vcjob.SyncJobAction, job, nil},
@@ -144,21 +145,21 @@ func TestCleanupAfter(t *testing.T) {
 		{"CompleteJob cancels every job-level entry", vcjob.CompleteJobAction, job, []string{"abortA0", "restartJobB0"}},
 		{"ResumeJob cancels every job-level entry", vcjob.ResumeJobAction, job, []string{"abortA0", "restartJobB0"}},
 		{"RestartTask a cancels task a's task-level entries", vcjob.RestartTaskAction,
-			vcjob.Target{Level: vcjob.TaskLevel, TaskName: "a"}, []string{"taskA1"}},
+			request.Target{Level: vcjob.TaskLevel, TaskName: "a"}, []string{"taskA1"}},
 		{"RestartTask c cancels nothing", vcjob.RestartTaskAction,
-			vcjob.Target{Level: vcjob.TaskLevel, TaskName: "c"}, nil},
+			request.Target{Level: vcjob.TaskLevel, TaskName: "c"}, nil},
 		{"RestartPod a-2 cancels that pod's pod-level entry", vcjob.RestartPodAction,
-			vcjob.Target{Level: vcjob.PodLevel, TaskName: "a", PodName: "a-2"}, []string{"podA2"}},
+			request.Target{Level: vcjob.PodLevel, TaskName: "a", PodName: "a-2"}, []string{"podA2"}},
 		{"RestartPod a-0 cancels nothing (a-0 holds a job-level entry)", vcjob.RestartPodAction,
-			vcjob.Target{Level: vcjob.PodLevel, TaskName: "a", PodName: "a-0"}, nil},
+			request.Target{Level: vcjob.PodLevel, TaskName: "a", PodName: "a-0"}, nil},
 		{"RestartPod compares pod names only, as Volcano", vcjob.RestartPodAction,
-			vcjob.Target{Level: vcjob.PodLevel, TaskName: "other", PodName: "a-3"}, []string{"podA3"}},
+			request.Target{Level: vcjob.PodLevel, TaskName: "other", PodName: "a-3"}, []string{"podA3"}},
 		{"RestartPartition 1 of task a", vcjob.RestartPartitionAction,
-			vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "a", PodName: "a-5", PartitionID: "1"}, []string{"partA5p1"}},
+			request.Target{Level: vcjob.PartitionLevel, TaskName: "a", PodName: "a-5", PartitionID: "1"}, []string{"partA5p1"}},
 		{"RestartPartition 0 of task a also cancels task b's partition 0, as Volcano", vcjob.RestartPartitionAction,
-			vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "a", PodName: "a-4", PartitionID: "0"}, []string{"partA4p0", "partB2p0"}},
+			request.Target{Level: vcjob.PartitionLevel, TaskName: "a", PodName: "a-4", PartitionID: "0"}, []string{"partA4p0", "partB2p0"}},
 		{"RestartPartition 7 cancels nothing", vcjob.RestartPartitionAction,
-			vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "a", PartitionID: "7"}, nil},
+			request.Target{Level: vcjob.PartitionLevel, TaskName: "a", PartitionID: "7"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -207,10 +208,10 @@ func TestCleanupAfterSkipsOrphans(t *testing.T) {
 	current := mustRegister(t, q, req, vcjob.RestartPodAction, sec(20), at(0))
 	other := mustRegister(t, q, pr{task: "w", pod: "w-1", uid: "u1", event: vcjob.PodFailedEvent}.req(), vcjob.AbortJobAction, sec(30), at(0))
 
-	got := q.CleanupAfter("ns", "j", vcjob.AbortJobAction, vcjob.Target{Level: vcjob.JobLevel})
+	got := q.CleanupAfter("ns", "j", vcjob.AbortJobAction, request.Target{Level: vcjob.JobLevel})
 	assert.Equal(t, []Entry{other}, got, "the orphaned job-level entry is not in the pod index, so it is not cancelled")
 
-	got = q.CleanupAfter("ns", "j", vcjob.RestartPodAction, vcjob.TargetOf(vcjob.RestartPodAction, req))
+	got = q.CleanupAfter("ns", "j", vcjob.RestartPodAction, request.TargetOf(vcjob.RestartPodAction, req))
 	assert.Equal(t, []Entry{current}, got)
 
 	fired := q.Due(at(10))
@@ -221,5 +222,5 @@ func TestCleanupAfterSkipsOrphans(t *testing.T) {
 
 func TestCleanupAfterUnknownJob(t *testing.T) {
 	q := New()
-	assert.Nil(t, q.CleanupAfter("ns", "nope", vcjob.AbortJobAction, vcjob.Target{}))
+	assert.Nil(t, q.CleanupAfter("ns", "nope", vcjob.AbortJobAction, request.Target{}))
 }

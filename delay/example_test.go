@@ -6,6 +6,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/request"
 )
 
 func Example() {
@@ -14,13 +15,13 @@ func Example() {
 
 	// A pod stays Pending; its task's policy {event: PodPending, action:
 	// RestartPod, timeout: 30s} schedules a restart.
-	pending := vcjob.Request{Namespace: "ns", JobName: "j", TaskName: "w", PodName: "j-w-0", PodUID: "u0", Event: vcjob.PodPendingEvent}
-	q.Register(pending, vcjob.RestartPodAction, vcjob.TargetOf(vcjob.RestartPodAction, pending), 30*time.Second, start)
+	pending := request.Request{Namespace: "ns", JobName: "j", TaskName: "w", PodName: "j-w-0", PodUID: "u0", Event: vcjob.PodPendingEvent}
+	q.Register(pending, vcjob.RestartPodAction, request.TargetOf(vcjob.RestartPodAction, pending), 30*time.Second, start)
 
 	// Another pod fails; the job's policy {event: PodFailed, action:
 	// RestartJob, timeout: 1m} schedules a job restart.
-	failed := vcjob.Request{Namespace: "ns", JobName: "j", TaskName: "w", PodName: "j-w-1", PodUID: "u1", Event: vcjob.PodFailedEvent}
-	q.Register(failed, vcjob.RestartJobAction, vcjob.TargetOf(vcjob.RestartJobAction, failed), time.Minute, start)
+	failed := request.Request{Namespace: "ns", JobName: "j", TaskName: "w", PodName: "j-w-1", PodUID: "u1", Event: vcjob.PodFailedEvent}
+	q.Register(failed, vcjob.RestartJobAction, request.TargetOf(vcjob.RestartJobAction, failed), time.Minute, start)
 
 	next, _ := q.Next()
 	fmt.Println("sleep until", next.Sub(start))

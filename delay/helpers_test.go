@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -23,7 +24,7 @@ type pr struct {
 	event                         vcjob.Event
 }
 
-func (p pr) req() vcjob.Request {
+func (p pr) req() request.Request {
 	ns := p.ns
 	if ns == "" {
 		ns = "ns"
@@ -32,7 +33,7 @@ func (p pr) req() vcjob.Request {
 	if job == "" {
 		job = "j"
 	}
-	return vcjob.Request{
+	return request.Request{
 		Namespace: ns, JobName: job, JobUID: types.UID("uid-" + job),
 		TaskName: p.task, PodName: p.pod, PodUID: p.uid, PartitionID: p.partition,
 		Event: p.event,
@@ -41,9 +42,9 @@ func (p pr) req() vcjob.Request {
 
 // mustRegister registers action for req with its usual target and fails
 // the test when the registration is dropped.
-func mustRegister(t *testing.T, q *Queue, req vcjob.Request, action vcjob.Action, delay time.Duration, now time.Time) Entry {
+func mustRegister(t *testing.T, q *Queue, req request.Request, action vcjob.Action, delay time.Duration, now time.Time) Entry {
 	t.Helper()
-	e, ok := q.Register(req, action, vcjob.TargetOf(action, req), delay, now)
+	e, ok := q.Register(req, action, request.TargetOf(action, req), delay, now)
 	require.True(t, ok, "registration of %s for %s dropped", action, req)
 	return e
 }

@@ -9,6 +9,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 // model is a deliberately naive re-statement of SPEC §9 (linear scans over
@@ -24,7 +25,7 @@ type modelEntry struct {
 	live bool
 }
 
-func podKey(r vcjob.Request) [3]string { return [3]string{r.Namespace, r.JobName, r.PodName} }
+func podKey(r request.Request) [3]string { return [3]string{r.Namespace, r.JobName, r.PodName} }
 
 func (m *model) live() []*modelEntry {
 	var out []*modelEntry
@@ -50,7 +51,7 @@ func (m *model) take(es []*modelEntry) []Entry {
 	return out
 }
 
-func (m *model) register(req vcjob.Request, action vcjob.Action, target vcjob.Target, d time.Duration, now time.Time) (Entry, bool) {
+func (m *model) register(req request.Request, action vcjob.Action, target request.Target, d time.Duration, now time.Time) (Entry, bool) {
 	if cur := m.index[podKey(req)]; cur != nil {
 		if cur.Action == action {
 			return Entry{}, false
@@ -70,7 +71,7 @@ func (m *model) register(req vcjob.Request, action vcjob.Action, target vcjob.Ta
 	return e.Entry, true
 }
 
-func (m *model) cancelForPodEvent(req vcjob.Request) []Entry {
+func (m *model) cancelForPodEvent(req request.Request) []Entry {
 	if req.Event != vcjob.PodRunningEvent && req.Event != vcjob.PodFailedEvent && req.Event != vcjob.PodEvictedEvent {
 		return nil
 	}
@@ -86,7 +87,7 @@ func (m *model) cancelForPodEvent(req vcjob.Request) []Entry {
 	return nil
 }
 
-func (m *model) cleanupAfter(ns, job string, action vcjob.Action, target vcjob.Target) []Entry {
+func (m *model) cleanupAfter(ns, job string, action vcjob.Action, target request.Target) []Entry {
 	if action.IsInternal() {
 		return nil
 	}
@@ -161,8 +162,8 @@ var (
 	propActions = append(vcjob.PolicyActions(), vcjob.SyncJobAction, vcjob.EnqueueAction)
 )
 
-func drawRequest(t *rapid.T, label string) vcjob.Request {
-	return vcjob.Request{
+func drawRequest(t *rapid.T, label string) request.Request {
+	return request.Request{
 		Namespace:   rapid.SampledFrom(propNamespaces).Draw(t, label+".ns"),
 		JobName:     rapid.SampledFrom(propJobs).Draw(t, label+".job"),
 		TaskName:    rapid.SampledFrom(propTasks).Draw(t, label+".task"),
@@ -212,7 +213,7 @@ func TestQueueMatchesModel(t *testing.T) {
 				req := drawRequest(t, "req")
 				action := rapid.SampledFrom(propActions).Draw(t, "action")
 				d := time.Duration(rapid.IntRange(-1, 5).Draw(t, "delay")) * time.Second
-				target := vcjob.TargetOf(action, req)
+				target := request.TargetOf(action, req)
 				got, ok := q.Register(req, action, target, d, now)
 				want, wantOK := m.register(req, action, target, d, now)
 				if ok != wantOK || got != want {
@@ -229,7 +230,7 @@ func TestQueueMatchesModel(t *testing.T) {
 			"cleanupAfter": func(t *rapid.T) {
 				req := drawRequest(t, "ran")
 				action := rapid.SampledFrom(propActions).Draw(t, "action")
-				target := vcjob.TargetOf(action, req)
+				target := request.TargetOf(action, req)
 				left("CleanupAfter",
 					q.CleanupAfter(req.Namespace, req.JobName, action, target),
 					m.cleanupAfter(req.Namespace, req.JobName, action, target))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 // Entry is one delayed action: what was registered, for which request, and
@@ -17,11 +18,11 @@ type Entry struct {
 	// Request is the request that resolved to Action. Its namespace, job
 	// name and pod name key the entry; its Event and PodUID decide whether
 	// a pod event cancels it.
-	Request vcjob.Request
+	Request request.Request
 	Action  vcjob.Action
 	// Target is what Action acts on; the library builds it with
-	// vcjob.TargetOf(Action, Request). Same-level cleanup compares it.
-	Target     vcjob.Target
+	// request.TargetOf(Action, Request). Same-level cleanup compares it.
+	Target     request.Target
 	Delay      time.Duration
 	Registered time.Time
 	Due        time.Time
@@ -33,7 +34,7 @@ type Entry struct {
 	// running.
 	Orphaned bool
 	// ByPodUID: the entry belongs to the pod UID of its request, not to
-	// the pod's name (RegisterByPodUID, vcjob.Semantics.DelaysByPodUID).
+	// the pod's name (RegisterByPodUID, semantics.Profile.DelaysByPodUID).
 	ByPodUID bool `json:",omitempty"`
 }
 
@@ -95,20 +96,20 @@ func New() *Queue {
 // fires at its deadline. Volcano does exactly this (AddDelayActionForJob
 // overwrites the pod's map entry without calling the old entry's cancel
 // function), so two actions may fire for one pod.
-func (q *Queue) Register(req vcjob.Request, action vcjob.Action, target vcjob.Target, delay time.Duration, now time.Time) (Entry, bool) {
+func (q *Queue) Register(req request.Request, action vcjob.Action, target request.Target, delay time.Duration, now time.Time) (Entry, bool) {
 	return q.register(req, action, target, delay, now, false)
 }
 
 // RegisterByPodUID is Register for a job under
-// vcjob.Semantics.DelaysByPodUID: the entry belongs to req's pod UID. A
+// semantics.Profile.DelaysByPodUID: the entry belongs to req's pod UID. A
 // pod re-created under the same name (another UID) has entries of its own:
 // its registrations are neither dropped as duplicates of the old pod's nor
 // orphan them, and its events do not cancel them (CancelForPodEvent).
-func (q *Queue) RegisterByPodUID(req vcjob.Request, action vcjob.Action, target vcjob.Target, delay time.Duration, now time.Time) (Entry, bool) {
+func (q *Queue) RegisterByPodUID(req request.Request, action vcjob.Action, target request.Target, delay time.Duration, now time.Time) (Entry, bool) {
 	return q.register(req, action, target, delay, now, true)
 }
 
-func (q *Queue) register(req vcjob.Request, action vcjob.Action, target vcjob.Target, delay time.Duration, now time.Time, byUID bool) (Entry, bool) {
+func (q *Queue) register(req request.Request, action vcjob.Action, target request.Target, delay time.Duration, now time.Time, byUID bool) (Entry, bool) {
 	podKey := req.PodName
 	if byUID {
 		podKey = uidKey(req.PodName, string(req.PodUID))
@@ -176,7 +177,7 @@ func (q *Queue) Next() (time.Time, bool) {
 // Pending lists the job's pending entries, orphaned ones included, in
 // (Due, ID) order.
 func (q *Queue) Pending(namespace, job string) []Entry {
-	je := q.jobs[vcjob.JobKey(namespace, job)]
+	je := q.jobs[request.JobKey(namespace, job)]
 	if je == nil {
 		return nil
 	}
@@ -196,7 +197,7 @@ func (q *Queue) Pending(namespace, job string) []Entry {
 // of the same name is created before a deadline, in which case Volcano
 // would run the old action on the new job.
 func (q *Queue) ForgetJob(namespace, job string) []Entry {
-	key := vcjob.JobKey(namespace, job)
+	key := request.JobKey(namespace, job)
 	je := q.jobs[key]
 	if je == nil {
 		return nil

@@ -8,12 +8,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 func TestRegisterStoresEntry(t *testing.T) {
 	q := New()
 	req := pr{task: "w", pod: "j-w-0", uid: "u0", partition: "1", event: vcjob.PodFailedEvent}.req()
-	target := vcjob.TargetOf(vcjob.RestartPartitionAction, req)
+	target := request.TargetOf(vcjob.RestartPartitionAction, req)
 
 	e, ok := q.Register(req, vcjob.RestartPartitionAction, target, sec(30), at(5))
 	require.True(t, ok)
@@ -59,7 +60,7 @@ func TestRegisterSamePod(t *testing.T) {
 			q := New()
 			e1 := mustRegister(t, q, first.req(), vcjob.RestartJobAction, sec(10), at(0))
 			req2 := c.second.req()
-			e2, ok := q.Register(req2, c.action, vcjob.TargetOf(c.action, req2), sec(5), at(1))
+			e2, ok := q.Register(req2, c.action, request.TargetOf(c.action, req2), sec(5), at(1))
 			require.Equal(t, c.accepted, ok)
 			if !c.accepted {
 				assert.Equal(t, Entry{}, e2)
@@ -97,7 +98,7 @@ func TestRegisterOtherActionOrphansAndBothFire(t *testing.T) {
 
 	// The index holds RestartPod now: RestartPod is dropped, whatever the
 	// orphans hold.
-	_, ok := q.Register(req, vcjob.RestartPodAction, vcjob.TargetOf(vcjob.RestartPodAction, req), sec(1), at(3))
+	_, ok := q.Register(req, vcjob.RestartPodAction, request.TargetOf(vcjob.RestartPodAction, req), sec(1), at(3))
 	assert.False(t, ok, "same action as the indexed entry is dropped")
 
 	fired := q.Due(at(10))

@@ -19,6 +19,8 @@ import (
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/rapidgen"
+	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/worker"
@@ -64,8 +66,8 @@ type Options struct {
 	// own. Default GOMAXPROCS.
 	Workers int
 	// Semantics are the semantics the job is explored under
-	// (vcjob.Semantics); the zero value is Volcano's.
-	Semantics vcjob.Semantics
+	// (semantics.Profile); the zero value is Volcano's.
+	Semantics semantics.Profile
 }
 
 // Step is one processing step: the job and pods it decided on, its
@@ -200,7 +202,7 @@ func newExplorer(job *vcjob.Job, opts Options) (*explorer, error) {
 	if len(j.Spec.Volumes) > 0 {
 		return nil, errors.New("exhaustive: jobs with volumes are not supported")
 	}
-	if ext, err := vcjob.ExtensionsOf(j); err != nil {
+	if ext, err := policy.ExtensionsOf(j); err != nil {
 		return nil, fmt.Errorf("exhaustive: %w", err)
 	} else if ext != nil && (ext.Deadline != nil || ext.RestartBackoff != nil || ext.RetryBudget != nil || ext.Escalation != nil) {
 		// States keep time only as the delayed actions' remaining time and
@@ -456,7 +458,7 @@ func (w *world) settle() error {
 // would, and queues the requests the handlers raise.
 func (w *world) observe() {
 	for _, ch := range w.cluster.Drain() {
-		var req vcjob.Request
+		var req request.Request
 		var ok bool
 		switch {
 		case ch.NewJob != nil && ch.OldJob == nil:

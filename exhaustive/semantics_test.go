@@ -9,6 +9,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/exhaustive"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -19,7 +20,7 @@ import (
 // retry).
 func TestExploreCorrected(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	sem := vcjob.Corrected()
+	sem := semantics.Corrected()
 	for i, tc := range exploreCases() {
 		if testing.Short() && i > 0 {
 			break
@@ -73,11 +74,11 @@ func anyAlive(s exhaustive.Step) bool {
 // sets are explored.
 func TestExploreExtensions(t *testing.T) {
 	job := exploreCases()[0].job.DeepCopy()
-	job.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "deadline: {after: 1h}"}
+	job.Annotations = map[string]string{policy.ExtensionsAnnotation: "deadline: {after: 1h}"}
 	if _, err := exhaustive.Explore(job, exhaustive.Options{}); err == nil {
 		t.Fatal("a deadline was explored")
 	}
-	job.Annotations[vcjob.ExtensionsAnnotation] = "exitCodes: [{operator: NotIn, values: ['0'], action: RestartJob}]"
+	job.Annotations[policy.ExtensionsAnnotation] = "exitCodes: [{operator: NotIn, values: ['0'], action: RestartJob}]"
 	var byExtension atomic.Int64
 	res, err := exhaustive.Explore(job, exhaustive.Options{NoCommands: true, ExitCodes: []int32{1, 2},
 		Check: func(s exhaustive.Step) error {

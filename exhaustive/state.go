@@ -15,7 +15,9 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
@@ -69,7 +71,7 @@ type pgSnap struct {
 type entrySnap struct {
 	remaining   time.Duration
 	action      vcjob.Action
-	target      vcjob.Target
+	target      request.Target
 	podName     string
 	taskName    string
 	partitionID string
@@ -79,7 +81,7 @@ type entrySnap struct {
 	// events only).
 	samePod  bool
 	orphaned bool
-	// byUID: held by the pod's UID (vcjob.Semantics.DelaysByPodUID).
+	// byUID: held by the pod's UID (semantics.Profile.DelaysByPodUID).
 	byUID bool
 }
 
@@ -138,10 +140,10 @@ type world struct {
 	cluster *memcluster.Cluster
 	cache   *cache.Cache
 	step    *worker.Step
-	queue   []vcjob.Request
+	queue   []request.Request
 	steps   int
 	// seen is the job info the last step took from the cache.
-	seen *vcjob.JobInfo
+	seen *jobinfo.Info
 	// moves and fired tally the steps (see Result).
 	moves map[string]int
 	fired map[vcjob.Action]int
@@ -155,7 +157,7 @@ type world struct {
 // same copy serves both.
 type seenJobs world
 
-func (s *seenJobs) Get(key string) (*vcjob.JobInfo, error) {
+func (s *seenJobs) Get(key string) (*jobinfo.Info, error) {
 	ji, err := s.cache.Get(key)
 	s.seen = ji
 	return ji, err
@@ -208,7 +210,7 @@ func (x *explorer) rebuild(s *state) *world {
 		_ = w.cache.AddPod(p)
 	}
 	q := w.step.Delays
-	req := vcjob.Request{Namespace: job.Namespace, JobName: job.Name}
+	req := request.Request{Namespace: job.Namespace, JobName: job.Name}
 	for i, e := range s.entries {
 		r := req
 		r.TaskName, r.PodName, r.PartitionID, r.Event = e.taskName, e.podName, e.partitionID, e.event
@@ -229,7 +231,7 @@ func (x *explorer) rebuild(s *state) *world {
 		if e.orphaned {
 			// A later registration for the same pod with another action
 			// orphans it; that one is due now and goes at once.
-			register(r, orphaner, vcjob.Target{}, 0, origin)
+			register(r, orphaner, request.Target{}, 0, origin)
 			q.Due(origin)
 		}
 	}

@@ -28,7 +28,7 @@ func OfPod(pod *corev1.Pod) (string, bool) {
 
 // Members returns the pods of a task that carry partition id, sorted by
 // name, by walking them all. An empty id has no members. A JobInfo keeps
-// the members of each partition: vcjob.TaskPods.Partition reads them
+// the members of each partition: jobinfo.TaskPods.Partition reads them
 // without a walk.
 func Members(pods iter.Seq2[string, *corev1.Pod], id string) []*corev1.Pod {
 	if id == "" {

@@ -16,7 +16,7 @@
 // package validation says only what Volcano says, and each check stricter
 // than Volcano's is a finding here, with a stable code (Checks).
 //
-// The policy extensions (vcjob.Extensions, from the vcjob.dev/policy
+// The policy extensions (Extensions, from the vcjob.dev/policy
 // annotation or ResolveWith) come after the stale-version rule: a disrupted
 // pod restarts without a retry, then exit-code sets and ranges; Stateful
 // applies the escalation and the retry budget from a History the caller

@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 // Table answers "what happens if…" for one job: one row per request the
@@ -130,7 +131,7 @@ func Explain(job *vcjob.Job) Table {
 	a := newAnalysis(job)
 	a.defaulted.Status.Version = job.Status.Version
 	d := a.defaulted
-	t := Table{Job: vcjob.JobKey(job.Namespace, job.Name)}
+	t := Table{Job: request.JobKey(job.Namespace, job.Name)}
 	codes, other := exitCodes(job)
 	for ti := range d.Spec.Tasks {
 		for _, e := range podEvents {
@@ -148,7 +149,7 @@ func Explain(job *vcjob.Job) Table {
 	t.Rows = append(t.Rows, a.row(-1, vcjob.JobUnknownEvent, nil, false))
 	t.Rows = append(t.Rows, a.deadlineRows()...)
 	for _, action := range vcjob.PolicyActions() {
-		req := vcjob.Request{Namespace: d.Namespace, JobName: d.Name, Event: vcjob.CommandIssuedEvent, Action: action, JobVersion: d.Status.Version}
+		req := request.Request{Namespace: d.Namespace, JobName: d.Name, Event: vcjob.CommandIssuedEvent, Action: action, JobVersion: d.Status.Version}
 		r := a.decide(-1, req)
 		r.Command = action
 		r.Note = a.note(r, req, -1)
@@ -199,7 +200,7 @@ func (a *analysis) row(t int, e vcjob.Event, code *int32, unmatched bool) Row {
 	return r
 }
 
-func (a *analysis) decide(t int, req vcjob.Request) Row {
+func (a *analysis) decide(t int, req request.Request) Row {
 	d := Resolve(a.defaulted, req)
 	r := Row{Event: req.Event, Action: d.Action, Delay: d.Delay, Rule: d.Rule, Target: targetText(d.Target)}
 	if t >= 0 {
@@ -208,7 +209,7 @@ func (a *analysis) decide(t int, req vcjob.Request) Row {
 	return r
 }
 
-func targetText(t vcjob.Target) string {
+func targetText(t request.Target) string {
 	switch t.Level {
 	case vcjob.TaskLevel:
 		if t.TaskName == "" {
@@ -230,7 +231,7 @@ func targetText(t vcjob.Target) string {
 }
 
 // note says what is surprising about a row.
-func (a *analysis) note(r Row, req vcjob.Request, t int) string {
+func (a *analysis) note(r Row, req request.Request, t int) string {
 	var notes []string
 	add := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
 	if r.Delay > 0 {

@@ -10,13 +10,13 @@ import (
 // exit-code values (positive ones, each once), so Explain shows a row for
 // each, and returns whether a code falls in an extension's In values.
 func addExtensionCodes(job *vcjob.Job, seen map[int32]bool, codes *[]int32) func(int32) bool {
-	ext, _ := vcjob.ExtensionsOf(job)
+	ext, _ := ExtensionsOf(job)
 	if ext == nil || len(ext.ExitCodes) == 0 {
 		return func(int32) bool { return false }
 	}
 	for _, r := range ext.ExitCodes {
 		for _, v := range r.Values {
-			lo, hi, err := vcjob.ParseExitCodes(v)
+			lo, hi, err := ParseExitCodes(v)
 			if err != nil {
 				continue
 			}
@@ -30,7 +30,7 @@ func addExtensionCodes(job *vcjob.Job, seen map[int32]bool, codes *[]int32) func
 	}
 	return func(code int32) bool {
 		for _, r := range ext.ExitCodes {
-			if r.Operator == vcjob.ExitCodeIn && r.Matches(r.Task, code) {
+			if r.Operator == ExitCodeIn && r.Matches(r.Task, code) {
 				return true
 			}
 		}
@@ -41,7 +41,7 @@ func addExtensionCodes(job *vcjob.Job, seen map[int32]bool, codes *[]int32) func
 // disruptionRows are the rows of a disrupted pod of task t (evicted,
 // failed), for a job with the disruptions extension.
 func (a *analysis) disruptionRows(t int) []Row {
-	ext, _ := vcjob.ExtensionsOf(a.defaulted)
+	ext, _ := ExtensionsOf(a.defaulted)
 	if ext == nil || ext.Disruptions == nil {
 		return nil
 	}
@@ -60,7 +60,7 @@ func (a *analysis) disruptionRows(t int) []Row {
 
 // deadlineRows is the job's deadline, as a row of its own.
 func (a *analysis) deadlineRows() []Row {
-	ext, _ := vcjob.ExtensionsOf(a.defaulted)
+	ext, _ := ExtensionsOf(a.defaulted)
 	if ext == nil || ext.Deadline == nil {
 		return nil
 	}
@@ -70,7 +70,7 @@ func (a *analysis) deadlineRows() []Row {
 
 // extensionNotes are what the job's extensions add to a row.
 func (a *analysis) extensionNotes(r Row) []string {
-	ext, _ := vcjob.ExtensionsOf(a.defaulted)
+	ext, _ := ExtensionsOf(a.defaulted)
 	if ext == nil {
 		return nil
 	}

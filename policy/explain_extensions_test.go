@@ -15,7 +15,7 @@ import (
 func TestExplainShowsExtensions(t *testing.T) {
 	j := job([]vcjob.LifecyclePolicy{{ExitCode: code(137), Action: vcjob.RestartPodAction}}, nil)
 	plain := policy.Explain(j).Text()
-	j.Annotations = map[string]string{vcjob.ExtensionsAnnotation: `
+	j.Annotations = map[string]string{policy.ExtensionsAnnotation: `
 exitCodes: [{task: worker, operator: In, values: ["128-255"], action: RestartTask}]
 disruptions: {}
 deadline: {after: 2h}

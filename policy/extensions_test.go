@@ -8,26 +8,27 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/request"
 )
 
 // The policy extensions against what Volcano decides without them.
 func TestResolveWithExtensions(t *testing.T) {
 	exact := []vcjob.LifecyclePolicy{{ExitCode: code(137), Action: vcjob.RestartTaskAction}}
 	evicted := []vcjob.LifecyclePolicy{{Events: []vcjob.Event{vcjob.PodEvictedEvent, vcjob.PodFailedEvent}, Action: vcjob.AbortJobAction}}
-	ext := &vcjob.Extensions{
-		ExitCodes: []vcjob.ExitCodeRule{
-			{Task: "worker", Operator: vcjob.ExitCodeIn, Values: []string{"128-255"}, Action: vcjob.RestartPodAction},
-			{Operator: vcjob.ExitCodeNotIn, Values: []string{"0", "3"}, Action: vcjob.TerminateJobAction},
+	ext := &policy.Extensions{
+		ExitCodes: []policy.ExitCodeRule{
+			{Task: "worker", Operator: policy.ExitCodeIn, Values: []string{"128-255"}, Action: vcjob.RestartPodAction},
+			{Operator: policy.ExitCodeNotIn, Values: []string{"0", "3"}, Action: vcjob.TerminateJobAction},
 		},
-		Disruptions: &vcjob.DisruptionRule{},
+		Disruptions: &policy.DisruptionRule{},
 	}
-	disrupted := func(e vcjob.Event) vcjob.Request { r := podReq(e, 0); r.Disrupted = true; return r }
+	disrupted := func(e vcjob.Event) request.Request { r := podReq(e, 0); r.Disrupted = true; return r }
 	stale := disrupted(vcjob.PodEvictedEvent)
 	stale.JobVersion = 1
 	for _, tc := range []struct {
 		name string
-		ext  *vcjob.Extensions
-		req  vcjob.Request
+		ext  *policy.Extensions
+		req  request.Request
 		want vcjob.Action
 		rule policy.RuleKind
 		keep bool
@@ -49,7 +50,7 @@ func TestResolveWithExtensions(t *testing.T) {
 			assert.Equal(t, tc.want, d.Action)
 			assert.Equal(t, tc.rule, d.Rule.Kind)
 			assert.Equal(t, tc.keep, d.KeepRetries)
-			assert.Equal(t, vcjob.TargetOf(d.Action, tc.req), d.Target)
+			assert.Equal(t, request.TargetOf(d.Action, tc.req), d.Target)
 		})
 	}
 }
@@ -58,8 +59,8 @@ func TestResolveReadsTheAnnotation(t *testing.T) {
 	j := job(nil, nil)
 	req := podReq(vcjob.PodFailedEvent, 200)
 	require.Equal(t, vcjob.SyncJobAction, policy.Resolve(j, req).Action)
-	j.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "exitCodes: [{operator: In, values: ['128-255'], action: RestartJob}]"}
+	j.Annotations = map[string]string{policy.ExtensionsAnnotation: "exitCodes: [{operator: In, values: ['128-255'], action: RestartJob}]"}
 	assert.Equal(t, vcjob.RestartJobAction, policy.Resolve(j, req).Action)
-	j.Annotations[vcjob.ExtensionsAnnotation] = "exitCodes: nonsense"
+	j.Annotations[policy.ExtensionsAnnotation] = "exitCodes: nonsense"
 	assert.Equal(t, vcjob.SyncJobAction, policy.Resolve(j, req).Action, "an annotation that does not decode adds nothing")
 }

@@ -4,10 +4,11 @@ import (
 	"time"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
-// History is what the stateful policy extensions (vcjob.RetryBudget,
-// vcjob.Escalation) remember of one job: when it restarted, and how often
+// History is what the stateful policy extensions (RetryBudget,
+// Escalation) remember of one job: when it restarted, and how often
 // each pod and task was restarted. Volcano keeps nothing of the kind (only
 // status.retryCount), so the caller keeps it: worker.Step keeps one per job
 // in memory, for the life of the step.
@@ -37,7 +38,7 @@ func isRestart(a vcjob.Action) bool {
 // restarts within the window, this one included, stay within it; beyond it
 // the decision fails the job (FailJob). d is returned unchanged when ext
 // has neither.
-func Stateful(ext *vcjob.Extensions, h *History, d Decision, req vcjob.Request, now time.Time) Decision {
+func Stateful(ext *Extensions, h *History, d Decision, req request.Request, now time.Time) Decision {
 	if ext == nil || !isRestart(d.Action) {
 		return d
 	}
@@ -51,7 +52,7 @@ func Stateful(ext *vcjob.Extensions, h *History, d Decision, req vcjob.Request, 
 		if d.Action == vcjob.RestartTaskAction && h.Tasks[req.TaskName] >= e.RestartTask {
 			d.Action, d.Escalated = vcjob.RestartJobAction, true
 		}
-		d.Target = vcjob.TargetOf(d.Action, req)
+		d.Target = request.TargetOf(d.Action, req)
 	}
 	if b := ext.RetryBudget; b != nil {
 		if int32(h.within(b.Window.Duration, now)) < b.Restarts {
@@ -76,7 +77,7 @@ func (h *History) within(window time.Duration, now time.Time) int {
 
 // Record notes a restart that ran at now (action on target), dropping the
 // restarts that have left ext's budget window.
-func (h *History) Record(ext *vcjob.Extensions, action vcjob.Action, target vcjob.Target, now time.Time) {
+func (h *History) Record(ext *Extensions, action vcjob.Action, target request.Target, now time.Time) {
 	if !isRestart(action) {
 		return
 	}
@@ -104,6 +105,6 @@ func (h *History) Record(ext *vcjob.Extensions, action vcjob.Action, target vcjo
 }
 
 // NeedsHistory reports whether ext has an extension that reads a History.
-func NeedsHistory(ext *vcjob.Extensions) bool {
+func NeedsHistory(ext *Extensions) bool {
 	return ext != nil && (ext.RetryBudget != nil || ext.Escalation != nil)
 }

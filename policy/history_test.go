@@ -9,18 +9,19 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/request"
 )
 
 func TestEscalation(t *testing.T) {
-	ext := &vcjob.Extensions{Escalation: &vcjob.Escalation{RestartPod: 2, RestartTask: 1}}
+	ext := &policy.Extensions{Escalation: &policy.Escalation{RestartPod: 2, RestartTask: 1}}
 	req := podReq(vcjob.PodFailedEvent, 1)
-	pod := policy.Decision{Action: vcjob.RestartPodAction, Target: vcjob.TargetOf(vcjob.RestartPodAction, req)}
+	pod := policy.Decision{Action: vcjob.RestartPodAction, Target: request.TargetOf(vcjob.RestartPodAction, req)}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	h := &policy.History{}
 	var got []vcjob.Action
 	for i := 0; i < 5; i++ {
 		d := policy.Stateful(ext, h, pod, req, t0)
-		assert.Equal(t, vcjob.TargetOf(d.Action, req), d.Target)
+		assert.Equal(t, request.TargetOf(d.Action, req), d.Target)
 		assert.Equal(t, d.Action != vcjob.RestartPodAction, d.Escalated)
 		got = append(got, d.Action)
 		h.Record(ext, d.Action, d.Target, t0)
@@ -33,9 +34,9 @@ func TestEscalation(t *testing.T) {
 }
 
 func TestRetryBudget(t *testing.T) {
-	ext := &vcjob.Extensions{RetryBudget: &vcjob.RetryBudget{Restarts: 2, Window: metav1.Duration{Duration: time.Hour}}}
+	ext := &policy.Extensions{RetryBudget: &policy.RetryBudget{Restarts: 2, Window: metav1.Duration{Duration: time.Hour}}}
 	req := podReq(vcjob.PodFailedEvent, 1)
-	restart := policy.Decision{Action: vcjob.RestartJobAction, Target: vcjob.Target{Level: vcjob.JobLevel}}
+	restart := policy.Decision{Action: vcjob.RestartJobAction, Target: request.Target{Level: vcjob.JobLevel}}
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	h := &policy.History{}
 	for _, tc := range []struct {

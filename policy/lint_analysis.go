@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 // What Lint and Explain know about where requests come from (SPEC §2):
@@ -211,9 +212,9 @@ func (a *analysis) sourceTasks(list *policyList, event vcjob.Event) []int {
 
 // request is a request as Volcano raises it for event about the first pod
 // of task t (t −1: no task), at the job's current version.
-func (a *analysis) request(t int, event vcjob.Event, exitCode *int32) vcjob.Request {
+func (a *analysis) request(t int, event vcjob.Event, exitCode *int32) request.Request {
 	job := a.defaulted
-	req := vcjob.Request{Namespace: job.Namespace, JobName: job.Name, Event: event}
+	req := request.Request{Namespace: job.Namespace, JobName: job.Name, Event: event}
 	if t >= 0 {
 		task := &job.Spec.Tasks[t]
 		req.TaskName = task.Name

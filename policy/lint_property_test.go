@@ -16,6 +16,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/rapidgen"
+	"github.com/vcjob/vcjob/request"
 )
 
 // arbitraryJob generates jobs nobody should write: empty and duplicate
@@ -146,7 +147,7 @@ func TestLintDeadTriggersNeverDecide(t *testing.T) {
 		deadSeen += len(dead)
 		reqs := rapidgen.Requests(job).Draw(t, "requests")
 		for _, r := range policy.Explain(job).Rows {
-			req := vcjob.Request{Namespace: job.Namespace, JobName: job.Name, TaskName: r.Task, Event: r.Event, Action: r.Command}
+			req := request.Request{Namespace: job.Namespace, JobName: job.Name, TaskName: r.Task, Event: r.Event, Action: r.Command}
 			if r.Task != "" {
 				req.PodName = vcjob.PodName(job.Name, r.Task, 0)
 			}
@@ -175,7 +176,7 @@ func TestLintDeadTriggersNeverDecide(t *testing.T) {
 
 // triggerPath is the field through which a policy decided req: its
 // exitCode, the event or events entry naming req's event, or its "*".
-func triggerPath(job *vcjob.Job, rule policy.Rule, req vcjob.Request) string {
+func triggerPath(job *vcjob.Job, rule policy.Rule, req request.Request) string {
 	var list []vcjob.LifecyclePolicy
 	var base *field.Path
 	switch rule.Kind {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -357,20 +358,20 @@ func lintCases() []lintCase {
 			name: "minSuccess under the count-finished-after-kill correction",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.MinSuccess = i32(2)
-				j.Annotations = map[string]string{vcjob.SemanticsAnnotation: "count-finished-after-kill"}
+				j.Annotations = map[string]string{semantics.Annotation: "count-finished-after-kill"}
 			},
 		},
 		{
 			name: "a semantics annotation that does not parse",
 			mutate: func(j *vcjob.Job) {
-				j.Annotations = map[string]string{vcjob.SemanticsAnnotation: "strict"}
+				j.Annotations = map[string]string{semantics.Annotation: "strict"}
 			},
 			want: []string{at(policy.CodeSemanticsAnnotationInvalid, "metadata.annotations[vcjob.dev/semantics]")},
 		},
 		{
 			name: "policy extensions that do not validate",
 			mutate: func(j *vcjob.Job) {
-				j.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "deadline: {after: 0s}\nexitCodes: [{task: nobody, operator: In, values: ['1'], action: RestartPod}]"}
+				j.Annotations = map[string]string{policy.ExtensionsAnnotation: "deadline: {after: 0s}\nexitCodes: [{task: nobody, operator: In, values: ['1'], action: RestartPod}]"}
 			},
 			want: []string{
 				at(policy.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy].exitCodes[0].task"),
@@ -380,7 +381,7 @@ func lintCases() []lintCase {
 		{
 			name: "policy extensions that do not decode",
 			mutate: func(j *vcjob.Job) {
-				j.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "deadlines: {}"}
+				j.Annotations = map[string]string{policy.ExtensionsAnnotation: "deadlines: {}"}
 			},
 			want: []string{at(policy.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy]")},
 		},

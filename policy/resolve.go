@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 // RuleKind names the rule that decided a request.
@@ -20,7 +21,7 @@ const (
 	RuleJobPolicy     RuleKind = "JobPolicy"
 	RuleNoMatch       RuleKind = "NoMatch"
 	// RuleDisruption and RuleExitCodes are the policy extensions
-	// (vcjob.Extensions): a disrupted pod, an exit-code set or range.
+	// (Extensions): a disrupted pod, an exit-code set or range.
 	RuleDisruption RuleKind = "Disruption"
 	RuleExitCodes  RuleKind = "ExitCodes"
 	// RuleDeadline is the deadline extension's action, as Explain shows
@@ -74,10 +75,10 @@ func (r Rule) by() string {
 // Decision is what a request resolves to. A Delay above zero means the
 // action is only scheduled to run after it.
 type Decision struct {
-	Action vcjob.Action  `json:"action"`
-	Delay  time.Duration `json:"delay,omitempty"`
-	Target vcjob.Target  `json:"target"`
-	Rule   Rule          `json:"rule"`
+	Action vcjob.Action   `json:"action"`
+	Delay  time.Duration  `json:"delay,omitempty"`
+	Target request.Target `json:"target"`
+	Rule   Rule           `json:"rule"`
 	// KeepRetries: a restart this decision makes counts no retry (a
 	// disruption, under the policy extensions); see
 	// statemachine.Options.KeepRetries.
@@ -91,11 +92,11 @@ type Decision struct {
 }
 
 // Resolve decides what Volcano's controller does about req for job (SPEC §3).
-// A job carrying the vcjob.ExtensionsAnnotation also gets its policy
+// A job carrying the ExtensionsAnnotation also gets its policy
 // extensions (see ResolveWith); one whose annotation does not decode gets
 // none (policy.Lint reports it).
-func Resolve(job *vcjob.Job, req vcjob.Request) Decision {
-	ext, _ := vcjob.ExtensionsOf(job)
+func Resolve(job *vcjob.Job, req request.Request) Decision {
+	ext, _ := ExtensionsOf(job)
 	return ResolveWith(job, req, ext)
 }
 
@@ -103,13 +104,13 @@ func Resolve(job *vcjob.Job, req vcjob.Request) Decision {
 // the rules of commands, internal events, other UIDs and stale versions,
 // a disrupted pod (Disruptions) and then ext's exit-code rules are tried
 // before the job's own policies.
-func ResolveWith(job *vcjob.Job, req vcjob.Request, ext *vcjob.Extensions) Decision {
+func ResolveWith(job *vcjob.Job, req request.Request, ext *Extensions) Decision {
 	d := resolve(job, req, ext)
-	d.Target = vcjob.TargetOf(d.Action, req)
+	d.Target = request.TargetOf(d.Action, req)
 	return d
 }
 
-func resolve(job *vcjob.Job, req vcjob.Request, ext *vcjob.Extensions) Decision {
+func resolve(job *vcjob.Job, req request.Request, ext *Extensions) Decision {
 	if req.Action != "" {
 		return Decision{Action: req.Action, Rule: Rule{Kind: RuleCommand}}
 	}
@@ -145,7 +146,7 @@ func resolve(job *vcjob.Job, req vcjob.Request, ext *vcjob.Extensions) Decision 
 
 // match tries each policy as an event match, then as an exit-code match;
 // the first hit wins.
-func match(policies []vcjob.LifecyclePolicy, req vcjob.Request, rule Rule) (Decision, bool) {
+func match(policies []vcjob.LifecyclePolicy, req request.Request, rule Rule) (Decision, bool) {
 	for i, p := range policies {
 		rule.Index = i
 		if req.Event != "" && eventMatches(p, req.Event) {
@@ -196,7 +197,7 @@ func eventMatches(p vcjob.LifecyclePolicy, e vcjob.Event) bool {
 
 // extended tries the policy extensions: a disrupted pod, then the
 // exit-code rules in order.
-func extended(ext *vcjob.Extensions, req vcjob.Request) (Decision, bool) {
+func extended(ext *Extensions, req request.Request) (Decision, bool) {
 	if ext.Disruptions != nil && req.Disrupted && (req.Event == vcjob.PodFailedEvent || req.Event == vcjob.PodEvictedEvent) {
 		return Decision{Action: ext.Disruptions.ActionOf(), Rule: Rule{Kind: RuleDisruption}, KeepRetries: true}, true
 	}

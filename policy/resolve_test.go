@@ -8,6 +8,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/request"
 )
 
 func code(c int32) *int32 { return &c }
@@ -27,8 +28,8 @@ func job(taskPolicies, jobPolicies []vcjob.LifecyclePolicy) *vcjob.Job {
 	}
 }
 
-func podReq(event vcjob.Event, exitCode int32) vcjob.Request {
-	return vcjob.Request{Namespace: "ns", JobName: "j", JobUID: "uid-j", TaskName: "worker", PodName: "j-worker-1",
+func podReq(event vcjob.Event, exitCode int32) request.Request {
+	return request.Request{Namespace: "ns", JobName: "j", JobUID: "uid-j", TaskName: "worker", PodName: "j-worker-1",
 		PodUID: "uid-p", PartitionID: "0", Event: event, ExitCode: exitCode, JobVersion: 2}
 }
 
@@ -37,14 +38,14 @@ func TestResolve(t *testing.T) {
 	cases := []struct {
 		name       string
 		task, jobP []vcjob.LifecyclePolicy
-		req        vcjob.Request
+		req        request.Request
 		action     vcjob.Action
 		delay      time.Duration
 		rule       policy.Rule
 	}{
 		{
 			name: "a command's action wins over every policy",
-			jobP: anyRestart, req: func() vcjob.Request {
+			jobP: anyRestart, req: func() request.Request {
 				r := podReq(vcjob.CommandIssuedEvent, 0)
 				r.Action = vcjob.AbortJobAction
 				return r
@@ -56,17 +57,17 @@ func TestResolve(t *testing.T) {
 		{name: "PodRunning syncs", jobP: anyRestart, req: podReq(vcjob.PodRunningEvent, 0), action: vcjob.SyncJobAction, rule: policy.Rule{Kind: policy.RuleInternalEvent}},
 		{
 			name: "a request for another UID syncs",
-			jobP: anyRestart, req: func() vcjob.Request { r := podReq(vcjob.PodFailedEvent, 1); r.JobUID = "uid-old"; return r }(),
+			jobP: anyRestart, req: func() request.Request { r := podReq(vcjob.PodFailedEvent, 1); r.JobUID = "uid-old"; return r }(),
 			action: vcjob.SyncJobAction, rule: policy.Rule{Kind: policy.RuleOtherUID},
 		},
 		{
 			name: "an empty UID is not another UID",
-			jobP: anyRestart, req: func() vcjob.Request { r := podReq(vcjob.PodFailedEvent, 1); r.JobUID = ""; return r }(),
+			jobP: anyRestart, req: func() request.Request { r := podReq(vcjob.PodFailedEvent, 1); r.JobUID = ""; return r }(),
 			action: vcjob.RestartJobAction, rule: policy.Rule{Kind: policy.RuleJobPolicy},
 		},
 		{
 			name: "a stale job version syncs (PodGroup requests carry version 0)",
-			jobP: anyRestart, req: func() vcjob.Request { r := podReq(vcjob.JobUnknownEvent, 0); r.JobVersion = 0; return r }(),
+			jobP: anyRestart, req: func() request.Request { r := podReq(vcjob.JobUnknownEvent, 0); r.JobVersion = 0; return r }(),
 			action: vcjob.SyncJobAction, rule: policy.Rule{Kind: policy.RuleStaleVersion},
 		},
 		{
@@ -119,7 +120,7 @@ func TestResolve(t *testing.T) {
 		{
 			name: "a request for an unknown task falls back to job policies",
 			task: []vcjob.LifecyclePolicy{{Event: vcjob.PodFailedEvent, Action: vcjob.RestartTaskAction}},
-			jobP: anyRestart, req: func() vcjob.Request { r := podReq(vcjob.PodFailedEvent, 1); r.TaskName = "nope"; return r }(),
+			jobP: anyRestart, req: func() request.Request { r := podReq(vcjob.PodFailedEvent, 1); r.TaskName = "nope"; return r }(),
 			action: vcjob.RestartJobAction, rule: policy.Rule{Kind: policy.RuleJobPolicy},
 		},
 		{name: "nothing matched syncs", req: podReq(vcjob.PodFailedEvent, 1), action: vcjob.SyncJobAction, rule: policy.Rule{Kind: policy.RuleNoMatch}},
@@ -136,7 +137,7 @@ func TestResolve(t *testing.T) {
 
 func TestResolveTarget(t *testing.T) {
 	req := podReq(vcjob.PodFailedEvent, 0)
-	for action, want := range map[vcjob.Action]vcjob.Target{
+	for action, want := range map[vcjob.Action]request.Target{
 		vcjob.RestartTaskAction:      {Level: vcjob.TaskLevel, TaskName: "worker"},
 		vcjob.RestartPodAction:       {Level: vcjob.PodLevel, TaskName: "worker", PodName: "j-worker-1"},
 		vcjob.RestartPartitionAction: {Level: vcjob.PartitionLevel, TaskName: "worker", PodName: "j-worker-1", PartitionID: "0"},

@@ -6,24 +6,25 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 // semantics lints vcjob's own annotations (vcjob.dev/semantics,
 // vcjob.dev/policy) and where Volcano's semantics will bite the job.
 func (l *linter) semantics() {
 	job := l.a.given
-	for _, e := range vcjob.ValidateSemanticsAnnotation(job) {
+	for _, e := range semantics.ValidateAnnotation(job) {
 		l.add(mustPath(e.Field), CodeSemanticsAnnotationInvalid, "%s", e.Detail)
 	}
-	for _, e := range vcjob.ValidateExtensionsAnnotation(job) {
+	for _, e := range ValidateExtensionsAnnotation(job) {
 		l.add(mustPath(e.Field), CodeExtensionsInvalid, "%s", e.ErrorBody())
 	}
-	sem := vcjob.Semantics{}.For(job)
+	sem := semantics.Profile{}.For(job)
 	if job.Spec.MinSuccess != nil && !sem.CountFinishedAfterKill {
 		if kills := l.a.softKills(); len(kills) > 0 {
 			l.add(field.NewPath("spec", "minSuccess"), CodeFinishedNotCounted,
 				"minSuccess %d: after a kill that keeps Succeeded pods (%s), Volcano writes succeeded 0 and an empty taskStatusCount (volcano#4616), so the status no longer shows the work done; annotate %s: count-finished-after-kill to count them",
-				*job.Spec.MinSuccess, kills, vcjob.SemanticsAnnotation)
+				*job.Spec.MinSuccess, kills, semantics.Annotation)
 		}
 	}
 }
@@ -78,7 +79,7 @@ func (d Difference) String() string {
 // differences (finished jobs left alone, out-of-sync pods counted once,
 // pods first seen finished).
 // With the zero Semantics it lists nothing.
-func Compare(job *vcjob.Job, sem vcjob.Semantics) []Difference {
+func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 	if job == nil || sem.IsVolcano() {
 		return nil
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 func TestCompare(t *testing.T) {
@@ -14,10 +15,10 @@ func TestCompare(t *testing.T) {
 		[]vcjob.LifecyclePolicy{{Event: vcjob.PodEvictedEvent, Action: vcjob.RestartJobAction, Timeout: timeout(5 * 60e9)}},
 		[]vcjob.LifecyclePolicy{{Event: vcjob.JobUnknownEvent, Action: vcjob.RestartJobAction}})
 	j.Status.Version = 1
-	assert.Empty(t, policy.Compare(j, vcjob.Semantics{}), "Volcano against itself")
+	assert.Empty(t, policy.Compare(j, semantics.Profile{}), "Volcano against itself")
 
 	got := map[string][]string{}
-	for _, d := range policy.Compare(j, vcjob.Corrected()) {
+	for _, d := range policy.Compare(j, semantics.Corrected()) {
 		got[d.Switch] = append(got[d.Switch], d.Task+" "+d.Event)
 		assert.NotEmpty(t, d.Volcano)
 		assert.NotEmpty(t, d.Other)
@@ -35,7 +36,7 @@ func TestCompare(t *testing.T) {
 		"out-of-sync-counted-once":          {" sync with an out-of-sync pod"},
 	}, got)
 
-	one := policy.Compare(j, vcjob.Semantics{PodGroupRequestsCurrentVersion: true})
+	one := policy.Compare(j, semantics.Profile{PodGroupRequestsCurrentVersion: true})
 	if assert.Len(t, one, 1) {
 		assert.Equal(t, "RestartJob (job policy 0 (event))", one[0].Other, "the Unknown policy fires at version 1")
 		assert.Contains(t, one[0].Volcano, "SyncJob")

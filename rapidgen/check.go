@@ -15,6 +15,8 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -65,10 +67,10 @@ const (
 // returns every broken invariant (as *InvariantError values joined with
 // errors.Join), or nil. See the Inv constants for what is checked.
 //
-// A job carrying the vcjob.SemanticsAnnotation is checked under the
+// A job carrying the semantics.Annotation is checked under the
 // semantics it names (see CheckStepWith).
 func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
-	return CheckStepWith(before, after, rec, vcjob.Semantics{})
+	return CheckStepWith(before, after, rec, semantics.Profile{})
 }
 
 // CheckStepWith is CheckStep for a step decided under the semantics base
@@ -77,7 +79,7 @@ func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
 // statemachine.LookupWith's, a finished job with nothing left to delete
 // may see no call at all, a resume or a kept retry counts none, and a
 // restart beyond the retry budget may fail the job.
-func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base vcjob.Semantics) error {
+func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base semantics.Profile) error {
 	if before == nil || after == nil {
 		return errors.New("rapidgen: CheckStep needs the job before and after the step")
 	}
@@ -441,7 +443,7 @@ func PodTask(job *vcjob.Job, name string) (task *vcjob.TaskSpec, index int, ok b
 
 // nameInTarget judges a pod by its name alone: its task from the name, its
 // partition from its index (as the controller labels the pods it creates).
-func nameInTarget(job *vcjob.Job, name string, target vcjob.Target) bool {
+func nameInTarget(job *vcjob.Job, name string, target request.Target) bool {
 	task, idx, ok := PodTask(job, name)
 	if !ok || task.Name != target.TaskName {
 		return false
@@ -458,7 +460,7 @@ func nameInTarget(job *vcjob.Job, name string, target vcjob.Target) bool {
 	return false
 }
 
-func targetString(t vcjob.Target) string {
+func targetString(t request.Target) string {
 	s := t.Level.String()
 	if t.TaskName != "" {
 		s += " task=" + t.TaskName

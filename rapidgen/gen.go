@@ -12,6 +12,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -259,9 +260,9 @@ func pod(t *rapid.T, job *vcjob.Job, task *vcjob.TaskSpec, index int, label stri
 // job's version or an older one, with the job's UID, none or another's;
 // else a PodGroup change (no task, job version 0, Unknown or no event) or
 // a command (its action, no task).
-func Request(job *vcjob.Job) *rapid.Generator[vcjob.Request] {
-	return rapid.Custom(func(t *rapid.T) vcjob.Request {
-		req := vcjob.Request{Namespace: job.Namespace, JobName: job.Name}
+func Request(job *vcjob.Job) *rapid.Generator[request.Request] {
+	return rapid.Custom(func(t *rapid.T) request.Request {
+		req := request.Request{Namespace: job.Namespace, JobName: job.Name}
 		switch w := rapid.IntRange(0, 9).Draw(t, "kind"); {
 		case w < 7 && len(job.Spec.Tasks) > 0:
 			task := &job.Spec.Tasks[rapid.IntRange(0, len(job.Spec.Tasks)-1).Draw(t, "task")]
@@ -300,6 +301,6 @@ func Request(job *vcjob.Job) *rapid.Generator[vcjob.Request] {
 }
 
 // Requests generates a stream of 0–20 requests for job.
-func Requests(job *vcjob.Job) *rapid.Generator[[]vcjob.Request] {
+func Requests(job *vcjob.Job) *rapid.Generator[[]request.Request] {
 	return rapid.SliceOfN(Request(job), 0, 20)
 }

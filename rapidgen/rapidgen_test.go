@@ -14,9 +14,11 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/rapidgen"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/worker"
@@ -51,7 +53,7 @@ func TestPodsBelongToTheJob(t *testing.T) {
 			if err != nil || int32(v) > job.Status.Version {
 				t.Fatalf("pod %s: job-version %q above the job's %d", p.Name, p.Annotations[vcjob.JobVersionKey], job.Status.Version)
 			}
-			if _, err := vcjob.NewJobInfo(job, p); err != nil {
+			if _, err := jobinfo.New(job, p); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -62,7 +64,7 @@ func TestRequestsAreForTheJob(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		job := rapidgen.Job().Draw(t, "job")
 		for _, req := range rapidgen.Requests(job).Draw(t, "requests") {
-			if req.Key() != vcjob.JobKey(job.Namespace, job.Name) {
+			if req.Key() != request.JobKey(job.Namespace, job.Name) {
 				t.Fatalf("request %s is not for %s/%s", req, job.Namespace, job.Name)
 			}
 			switch {
@@ -115,7 +117,7 @@ type stepOf struct {
 	rec           worker.Record
 }
 
-func runStep(t *testing.T, ctl *controller, req vcjob.Request) stepOf {
+func runStep(t *testing.T, ctl *controller, req request.Request) stepOf {
 	t.Helper()
 	s := stepOf{before: ctl.cluster.Job("ns", "j"), pods: ctl.cluster.Pods("ns", "j")}
 	s.rec = ctl.step.Process(context.Background(), req, ctl.cluster.Now.Time)
@@ -147,12 +149,12 @@ func invariants(err error) []string {
 // TestCheckersCatchViolations corrupts real steps one way at a time; each
 // corruption must be reported under its invariant.
 func TestCheckersCatchViolations(t *testing.T) {
-	restart := vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}
-	restartPod := vcjob.Request{Namespace: "ns", JobName: "j", JobUID: "uid-j", TaskName: "worker", PodName: "j-worker-0", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartPodAction}
-	sync := vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}
+	restart := request.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}
+	restartPod := request.Request{Namespace: "ns", JobName: "j", JobUID: "uid-j", TaskName: "worker", PodName: "j-worker-0", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartPodAction}
+	sync := request.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}
 	cases := []struct {
 		name    string
-		req     vcjob.Request
+		req     request.Request
 		corrupt func(s *stepOf)
 		effects bool // check with CheckEffects rather than CheckStep
 		want    string
@@ -212,7 +214,7 @@ func TestCheckersCatchViolations(t *testing.T) {
 // them; one whose write failed has not, and a bump it did not write is
 // reported.
 func TestCheckStepGoesByTheWrittenStatus(t *testing.T) {
-	restart := vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}
+	restart := request.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}
 
 	s := runStep(t, world(t), restart)
 	require.True(t, s.rec.Effects.StatusWritten)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 )
 
@@ -103,8 +104,8 @@ func (s Step) String() string {
 //   - any other event: about the picked pod (its task, UID, partition and
 //     the job version it was created at), or with OnTask or no pods about
 //     the picked task at the job's current version.
-func (s Step) Request(job *vcjob.Job, pods []*corev1.Pod) vcjob.Request {
-	req := vcjob.Request{Namespace: job.Namespace, JobName: job.Name}
+func (s Step) Request(job *vcjob.Job, pods []*corev1.Pod) request.Request {
+	req := request.Request{Namespace: job.Namespace, JobName: job.Name}
 	var pod *corev1.Pod
 	if len(pods) > 0 {
 		pod = pods[pick(s.Pick, len(pods))]

@@ -10,9 +10,13 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 // Applier is the handful of API operations the plans need. A controller
@@ -110,13 +114,13 @@ type Applied struct {
 	// Choices are vcjob's own choices where it departs from Volcano
 	// (PlanOptions.Choices); the zero value does what Volcano does.
 	Choices Choices
-	// Semantics are the embedder's semantics (vcjob.Semantics); each
-	// job's vcjob.SemanticsAnnotation applies on top. The zero value
+	// Semantics are the embedder's semantics (semantics.Profile); each
+	// job's semantics.Annotation applies on top. The zero value
 	// decides as Volcano does. worker.Step executes under them too.
-	Semantics vcjob.Semantics
+	Semantics semantics.Profile
 	// Extensions are the policy extensions of jobs without the
-	// vcjob.ExtensionsAnnotation (a job's own annotation wins); nil: none.
-	Extensions *vcjob.Extensions
+	// policy.ExtensionsAnnotation (a job's own annotation wins); nil: none.
+	Extensions *policy.Extensions
 	Last       Effects
 
 	plan SyncPlan
@@ -125,7 +129,7 @@ type Applied struct {
 	// was computed from.
 	desired map[types.UID]desiredPodGroup
 	// extensions remembers decoded policy-extension documents by text.
-	extensions map[string]*vcjob.Extensions
+	extensions map[string]*policy.Extensions
 }
 
 type desiredPodGroup struct {
@@ -176,7 +180,7 @@ var _ Cluster = (*Applied)(nil)
 // SyncJob applies PlanSync: init status, PodGroup, creates, then deletes
 // only when every create succeeded, then the status. The Events Volcano's
 // syncJob records go to Last.Events.
-func (a *Applied) SyncJob(ctx context.Context, ji *vcjob.JobInfo, update UpdateStatusFunc) error {
+func (a *Applied) SyncJob(ctx context.Context, ji *jobinfo.Info, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallSyncJob}
 	if skip, err := nothingToDo(ji); skip {
 		return err
@@ -297,7 +301,7 @@ func (a *Applied) SyncJob(ctx context.Context, ji *vcjob.JobInfo, update UpdateS
 }
 
 // KillJob applies PlanKillJob.
-func (a *Applied) KillJob(ctx context.Context, ji *vcjob.JobInfo, retain Retain, update UpdateStatusFunc) error {
+func (a *Applied) KillJob(ctx context.Context, ji *jobinfo.Info, retain Retain, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallKillJob}
 	if skip, err := nothingToDo(ji); skip {
 		return err
@@ -310,7 +314,7 @@ func (a *Applied) KillJob(ctx context.Context, ji *vcjob.JobInfo, retain Retain,
 }
 
 // KillTarget applies PlanKillTarget.
-func (a *Applied) KillTarget(ctx context.Context, ji *vcjob.JobInfo, target vcjob.Target, update UpdateStatusFunc) error {
+func (a *Applied) KillTarget(ctx context.Context, ji *jobinfo.Info, target request.Target, update UpdateStatusFunc) error {
 	a.Last = Effects{Call: CallKillTarget}
 	if skip, err := nothingToDo(ji); skip {
 		return err
@@ -322,7 +326,7 @@ func (a *Applied) KillTarget(ctx context.Context, ji *vcjob.JobInfo, target vcjo
 	return a.kill(ctx, ji, PlanKillTargetWith(ji, target, opts), update)
 }
 
-func (a *Applied) kill(ctx context.Context, ji *vcjob.JobInfo, plan *KillPlan, update UpdateStatusFunc) error {
+func (a *Applied) kill(ctx context.Context, ji *jobinfo.Info, plan *KillPlan, update UpdateStatusFunc) error {
 	if plan.Noop {
 		return nil
 	}
@@ -355,7 +359,7 @@ func (a *Applied) kill(ctx context.Context, ji *vcjob.JobInfo, plan *KillPlan, u
 // nothingToDo: a job being deleted gets nothing done, as SPEC says, not
 // even its plugins built or its PodGroup read, which could fail and have
 // the request retried; a job info without a job is an error.
-func nothingToDo(ji *vcjob.JobInfo) (bool, error) {
+func nothingToDo(ji *jobinfo.Info) (bool, error) {
 	if ji == nil || ji.Job == nil {
 		return true, ErrNoJob
 	}
@@ -451,17 +455,17 @@ func (a *Applied) sizing() podgroup.Sizing {
 // Decoded documents are remembered by their text, so a job's steps decode
 // it once; the Extensions returned are shared: read them, do not change
 // them.
-func (a *Applied) ExtensionsFor(job *vcjob.Job) *vcjob.Extensions {
-	doc, ok := job.Annotations[vcjob.ExtensionsAnnotation]
+func (a *Applied) ExtensionsFor(job *vcjob.Job) *policy.Extensions {
+	doc, ok := job.Annotations[policy.ExtensionsAnnotation]
 	if !ok {
 		return a.Extensions
 	}
 	if ext, ok := a.extensions[doc]; ok {
 		return ext
 	}
-	ext, _ := vcjob.ExtensionsOf(job)
+	ext, _ := policy.ExtensionsOf(job)
 	if a.extensions == nil || len(a.extensions) >= maxDesired {
-		a.extensions = map[string]*vcjob.Extensions{}
+		a.extensions = map[string]*policy.Extensions{}
 	}
 	a.extensions[doc] = ext
 	return ext

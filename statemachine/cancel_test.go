@@ -15,6 +15,7 @@ import (
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 )
@@ -115,28 +116,28 @@ func podTemplate() corev1.PodTemplateSpec {
 type cancelStep struct {
 	name   string
 	before func(c *memcluster.Cluster)
-	req    vcjob.Request
+	req    request.Request
 }
 
 var cancelSteps = []cancelStep{
-	{name: "new job", req: vcjob.Request{Event: vcjob.OutOfSyncEvent}},
+	{name: "new job", req: request.Request{Event: vcjob.OutOfSyncEvent}},
 	{name: "gang admitted", before: func(c *memcluster.Cluster) {
 		c.SetPodGroupPhase("ns", podgroup.Name(c.StoredJob("ns", "c")), podgroup.PhaseInqueue)
-	}, req: vcjob.Request{Event: vcjob.OutOfSyncEvent}},
+	}, req: request.Request{Event: vcjob.OutOfSyncEvent}},
 	{name: "pods run", before: func(c *memcluster.Cluster) {
 		for _, p := range c.Pods("ns", "c") {
 			p.Status.Phase = corev1.PodRunning
 			p.Spec.NodeName = "node-0"
 			c.PutPod(p)
 		}
-	}, req: vcjob.Request{Event: vcjob.OutOfSyncEvent}},
+	}, req: request.Request{Event: vcjob.OutOfSyncEvent}},
 	{name: "scaled down", before: func(c *memcluster.Cluster) {
 		job := c.Job("ns", "c")
 		job.Spec.Tasks[1].Replicas = 1
 		job.Generation++
 		c.PutJob(job)
-	}, req: vcjob.Request{Event: vcjob.OutOfSyncEvent}},
-	{name: "restarted", req: vcjob.Request{Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}},
+	}, req: request.Request{Event: vcjob.OutOfSyncEvent}},
+	{name: "restarted", req: request.Request{Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}},
 }
 
 // run applies step s to the job on c through an Applied over applier, in

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 )
@@ -92,7 +93,7 @@ func TestClaimsAsVolcanoNamesThem(t *testing.T) {
 		ji.Job.Spec.Volumes = volumes()[1:2]
 		c := memcluster.New(now)
 		c.PutJob(ji.Job)
-		_, err := statemachine.Execute(context.Background(), c, ji, vcjob.SyncJobAction, vcjob.Target{})
+		_, err := statemachine.Execute(context.Background(), c, ji, vcjob.SyncJobAction, request.Target{})
 		require.NoError(t, err)
 		require.Len(t, c.Journal.ClaimsCreated, 1)
 		require.Len(t, c.Journal.JobWrites, 1)
@@ -112,7 +113,7 @@ func TestClaimsAsVolcanoNamesThem(t *testing.T) {
 		ji.Job.Spec.Volumes = volumes()[:1]
 		c := memcluster.New(now)
 		c.PutJob(ji.Job)
-		_, err := statemachine.Execute(context.Background(), c, ji, vcjob.SyncJobAction, vcjob.Target{})
+		_, err := statemachine.Execute(context.Background(), c, ji, vcjob.SyncJobAction, request.Target{})
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "pvc shared is not found, the job will be in the Pending state until the PVC is created")
 	})

@@ -6,6 +6,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
+	"github.com/vcjob/vcjob/request"
 )
 
 // UpdateStatusFunc is the state's verdict on a freshly counted status: it
@@ -41,7 +43,7 @@ func (r Retain) Keeps(phase corev1.PodPhase) bool {
 // call, and a logger or trace in it reaches the clients (see the package
 // doc for what a cancelled context leaves behind).
 type Cluster interface {
-	SyncJob(ctx context.Context, ji *vcjob.JobInfo, update UpdateStatusFunc) error
-	KillJob(ctx context.Context, ji *vcjob.JobInfo, retain Retain, update UpdateStatusFunc) error
-	KillTarget(ctx context.Context, ji *vcjob.JobInfo, target vcjob.Target, update UpdateStatusFunc) error
+	SyncJob(ctx context.Context, ji *jobinfo.Info, update UpdateStatusFunc) error
+	KillJob(ctx context.Context, ji *jobinfo.Info, retain Retain, update UpdateStatusFunc) error
+	KillTarget(ctx context.Context, ji *jobinfo.Info, target request.Target, update UpdateStatusFunc) error
 }

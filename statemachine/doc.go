@@ -41,7 +41,7 @@
 //	a := &statemachine.Applied{Applier: myApplier, Plugins: registry,
 //		Names: statemachine.RandomNames()}
 //	a.Now = now
-//	_, err := statemachine.Execute(ctx, a, ji, vcjob.SyncJobAction, vcjob.Target{})
+//	_, err := statemachine.Execute(ctx, a, ji, vcjob.SyncJobAction, request.Target{})
 //	for _, w := range a.Last.Warnings {
 //		log.Print(w) // plugin arguments Volcano logs and goes past
 //	}
@@ -107,12 +107,12 @@
 // deleted records nothing. The Events of the worker around the call
 // (ExecuteAction) are package worker's.
 //
-// ExecuteWith decides under Options: a semantics profile (vcjob.Semantics,
+// ExecuteWith decides under Options: a semantics profile (semantics.Profile,
 // the job's vcjob.dev/semantics annotation on top; LookupWith is its
 // table), and the policy extensions' marks on a decision (a restart that
 // keeps retries, one that fails the job). The plans read the profile and
 // the restart backoff from PlanOptions.Semantics and Extensions.
 //
 //	tr, err := statemachine.ExecuteWith(ctx, a, ji, action, target,
-//		statemachine.Options{Semantics: vcjob.Corrected()})
+//		statemachine.Options{Semantics: semantics.Corrected()})
 package statemachine

@@ -18,6 +18,7 @@ import (
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 )
@@ -261,7 +262,7 @@ func TestEvents(t *testing.T) {
 				action = vcjob.SyncJobAction
 			}
 			a := &statemachine.Applied{Applier: &faulty{Cluster: c, fail: tc.fail}, Now: now, Plugins: reg}
-			_, err = statemachine.Execute(context.Background(), a, ji, action, vcjob.Target{})
+			_, err = statemachine.Execute(context.Background(), a, ji, action, request.Target{})
 			assert.Equal(t, tc.wantErr, err != nil, "error: %v", err)
 			assert.Equal(t, tc.want, a.Last.Events)
 		})
@@ -279,7 +280,7 @@ func TestEventsRecordedByMemcluster(t *testing.T) {
 	for range 2 {
 		ji, err := c.JobInfo("ns", "j")
 		require.NoError(t, err)
-		_, err = statemachine.Execute(context.Background(), c, ji, vcjob.SyncJobAction, vcjob.Target{})
+		_, err = statemachine.Execute(context.Background(), c, ji, vcjob.SyncJobAction, request.Target{})
 		require.Error(t, err)
 	}
 	pvc := record.Warningf("PVCError", "Failed to create PVC, err: %v", statemachine.ClaimNotFound("data"))

@@ -6,23 +6,25 @@ import (
 	"fmt"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
+	"github.com/vcjob/vcjob/request"
 )
 
 // Execute runs action on the job in ji through cluster: it picks the state
 // from the job's phase, looks up the transition and makes its call with the
 // transition's status-update function, in ctx. target matters only for
-// targeted restarts (see vcjob.TargetOf).
+// targeted restarts (see request.TargetOf).
 //
 // Execute holds no state of its own: the same inputs always make the same
 // call.
 //
-// A job carrying the vcjob.SemanticsAnnotation is decided under the
+// A job carrying the semantics.Annotation is decided under the
 // semantics it names (see ExecuteWith).
-func Execute(ctx context.Context, cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target) (Transition, error) {
+func Execute(ctx context.Context, cluster Cluster, ji *jobinfo.Info, action vcjob.Action, target request.Target) (Transition, error) {
 	return ExecuteWith(ctx, cluster, ji, action, target, Options{})
 }
 
-func execute(ctx context.Context, cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, opts Options) (Transition, error) {
+func execute(ctx context.Context, cluster Cluster, ji *jobinfo.Info, action vcjob.Action, target request.Target, opts Options) (Transition, error) {
 	sem := opts.Semantics
 	if ji == nil || ji.Job == nil {
 		return Transition{}, fmt.Errorf("statemachine: execute %s: %w", action, ErrNoJob)

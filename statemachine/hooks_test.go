@@ -11,6 +11,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -102,7 +103,7 @@ func TestKillsRunOnJobDelete(t *testing.T) {
 			return statemachine.PlanKillJobWith(ji, statemachine.RetainNone, statemachine.PlanOptions{Plugins: []plugins.Plugin{r}})
 		},
 		"targeted": func(r *recorder) *statemachine.KillPlan {
-			return statemachine.PlanKillTargetWith(ji, vcjob.Target{Level: vcjob.TaskLevel, TaskName: "w"}, statemachine.PlanOptions{Plugins: []plugins.Plugin{r}})
+			return statemachine.PlanKillTargetWith(ji, request.Target{Level: vcjob.TaskLevel, TaskName: "w"}, statemachine.PlanOptions{Plugins: []plugins.Plugin{r}})
 		},
 	} {
 		t.Run(name, func(t *testing.T) {

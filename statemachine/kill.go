@@ -9,8 +9,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/partition"
 	"github.com/vcjob/vcjob/plugins"
+	"github.com/vcjob/vcjob/request"
 )
 
 // KillPlan is what KillJob or KillTarget does: mark each pod of Delete
@@ -22,7 +24,7 @@ type KillPlan struct {
 	// being deleted, or a partition target names no pod).
 	Noop bool `json:"noop,omitempty"`
 	// Target is JobLevel for KillJob.
-	Target vcjob.Target `json:"target"`
+	Target request.Target `json:"target"`
 	// Delete lists the pods to kill, sorted by name.
 	Delete []*corev1.Pod `json:"delete,omitempty"`
 	// BumpVersion: a whole-job kill moves status.version on by one, so
@@ -38,7 +40,7 @@ type KillPlan struct {
 	// is written.
 	Err error `json:"-"`
 	// Counted are the Succeeded and Failed pods the kill leaves alone and
-	// still counts by phase (vcjob.Semantics.CountFinishedAfterKill);
+	// still counts by phase (semantics.Profile.CountFinishedAfterKill);
 	// Volcano counts none of them.
 	Counted []*corev1.Pod `json:"-"`
 
@@ -50,24 +52,24 @@ type KillPlan struct {
 // killed unless retain keeps its phase. On the last retry (retryCount ≥
 // maxRetry−1) the retain set is always soft, so a job about to fail keeps
 // its finished pods.
-func PlanKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
+func PlanKillJob(ji *jobinfo.Info, retain Retain) *KillPlan {
 	return PlanKillJobWith(ji, retain, PlanOptions{})
 }
 
 // PlanKillJobWith is PlanKillJob with the job's plugins.
-func PlanKillJobWith(ji *vcjob.JobInfo, retain Retain, opts PlanOptions) *KillPlan {
+func PlanKillJobWith(ji *jobinfo.Info, retain Retain, opts PlanOptions) *KillPlan {
 	p := planKillJob(ji, retain)
 	p.countFinished(ji, opts)
 	p.runOnJobDelete(opts)
 	return p
 }
 
-func planKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
+func planKillJob(ji *jobinfo.Info, retain Retain) *KillPlan {
 	if ji == nil || ji.Job == nil {
 		return &KillPlan{Noop: true, Err: ErrNoJob}
 	}
 	job := ji.Job
-	p := &KillPlan{Target: vcjob.Target{Level: vcjob.JobLevel}, job: job}
+	p := &KillPlan{Target: request.Target{Level: vcjob.JobLevel}, job: job}
 	if job.DeletionTimestamp != nil {
 		p.Noop = true
 		return p
@@ -94,12 +96,12 @@ func planKillJob(ji *vcjob.JobInfo, retain Retain) *KillPlan {
 // partition target without a partition policy, or naming an empty or
 // unknown partition, is a no-op. A task or pod target that names nothing
 // still goes on (and so still restarts the job with nothing killed).
-func PlanKillTarget(ji *vcjob.JobInfo, target vcjob.Target) *KillPlan {
+func PlanKillTarget(ji *jobinfo.Info, target request.Target) *KillPlan {
 	return PlanKillTargetWith(ji, target, PlanOptions{})
 }
 
 // PlanKillTargetWith is PlanKillTarget with the job's plugins.
-func PlanKillTargetWith(ji *vcjob.JobInfo, target vcjob.Target, opts PlanOptions) *KillPlan {
+func PlanKillTargetWith(ji *jobinfo.Info, target request.Target, opts PlanOptions) *KillPlan {
 	p := planKillTarget(ji, target, opts.Recount)
 	p.countFinished(ji, opts)
 	p.runOnJobDelete(opts)
@@ -108,7 +110,7 @@ func PlanKillTargetWith(ji *vcjob.JobInfo, target vcjob.Target, opts PlanOptions
 
 // countFinished lists the finished pods the kill leaves alone, for
 // Complete to count, under CountFinishedAfterKill.
-func (p *KillPlan) countFinished(ji *vcjob.JobInfo, opts PlanOptions) {
+func (p *KillPlan) countFinished(ji *jobinfo.Info, opts PlanOptions) {
 	if p.Noop || !opts.Semantics.CountFinishedAfterKill {
 		return
 	}
@@ -132,7 +134,7 @@ func (p *KillPlan) runOnJobDelete(opts PlanOptions) {
 	}
 }
 
-func planKillTarget(ji *vcjob.JobInfo, target vcjob.Target, recount bool) *KillPlan {
+func planKillTarget(ji *jobinfo.Info, target request.Target, recount bool) *KillPlan {
 	if ji == nil || ji.Job == nil {
 		return &KillPlan{Noop: true, Err: ErrNoJob}
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 // PlanOptions are what the plans need beyond the job info: the job's
@@ -18,7 +20,7 @@ type PlanOptions struct {
 	Priorities podgroup.PriorityLookup
 	// Recount plans by walking every pod of the job, as Volcano's
 	// controller does, instead of reading the counts the job info keeps
-	// (vcjob.TaskPods). The answers are the same; the walk is the oracle
+	// (jobinfo.TaskPods). The answers are the same; the walk is the oracle
 	// the counted plans are tested against, and costs O(pods) per plan.
 	Recount bool
 	// PodGroup is the job's desired PodGroup (podgroup.Desired) when the
@@ -36,13 +38,13 @@ type PlanOptions struct {
 	// Choices are vcjob's own choices where it departs from Volcano.
 	Choices Choices
 	// Semantics are the job's semantics, already resolved
-	// (vcjob.Semantics.For): the plans read CountFinishedAfterKill and
+	// (semantics.Profile.For): the plans read CountFinishedAfterKill and
 	// OutOfSyncCountedOnce. The zero value decides as Volcano does.
-	Semantics vcjob.Semantics
-	// Extensions are the job's policy extensions (vcjob.Extensions); the
+	Semantics semantics.Profile
+	// Extensions are the job's policy extensions (policy.Extensions); the
 	// plans read RestartBackoff: after a restart, SyncJob creates no pod
 	// until the backoff has passed (SyncPlan.HeldUntil). nil: none.
-	Extensions *vcjob.Extensions
+	Extensions *policy.Extensions
 }
 
 // Choices are where vcjob departs from Volcano on request; the zero value

@@ -14,9 +14,11 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/rapidgen"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -85,13 +87,13 @@ func TestCountedPlansEqualTheWalk(t *testing.T) {
 // incremental builds the job info pod by pod from rapidgen's pods, with
 // some pods changed, dropped and put back on the way, so that the counts
 // the plans read are the incremental ones, not a fresh count.
-func incremental(t *rapid.T, job *vcjob.Job) *vcjob.JobInfo {
+func incremental(t *rapid.T, job *vcjob.Job) *jobinfo.Info {
 	pods := rapidgen.Pods(job).Draw(t, "pods")
-	ji, err := vcjob.NewJobInfo(job)
+	ji, err := jobinfo.New(job)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lease *vcjob.JobInfo
+	var lease *jobinfo.Info
 	for i, p := range pods {
 		label := fmt.Sprint("pod", i)
 		if rapid.IntRange(0, 3).Draw(t, label+".earlier") == 0 {
@@ -136,11 +138,11 @@ func failures(t *rapid.T, p *statemachine.SyncPlan, label string) map[string]err
 }
 
 // targets are the kill targets of every kind the job's requests can name.
-func targets(t *rapid.T, job *vcjob.Job) []vcjob.Target {
-	var out []vcjob.Target
+func targets(t *rapid.T, job *vcjob.Job) []request.Target {
+	var out []request.Target
 	for _, req := range rapidgen.Requests(job).Draw(t, "requests") {
 		for _, a := range []vcjob.Action{vcjob.RestartTaskAction, vcjob.RestartPodAction, vcjob.RestartPartitionAction} {
-			if tg := vcjob.TargetOf(a, req); tg.Level != vcjob.JobLevel {
+			if tg := request.TargetOf(a, req); tg.Level != vcjob.JobLevel {
 				out = append(out, tg)
 			}
 		}

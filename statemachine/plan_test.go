@@ -12,7 +12,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -20,7 +22,7 @@ var now = metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 
 // fixture is job "j" with task "w" (4 replicas, partitions of 2) and task
 // "ps" (1 replica), in phase, with the given pods.
-func fixture(t *testing.T, phase vcjob.JobPhase, pods ...*corev1.Pod) *vcjob.JobInfo {
+func fixture(t *testing.T, phase vcjob.JobPhase, pods ...*corev1.Pod) *jobinfo.Info {
 	t.Helper()
 	job := &vcjob.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: "j", Namespace: "ns", UID: "u1"},
@@ -30,7 +32,7 @@ func fixture(t *testing.T, phase vcjob.JobPhase, pods ...*corev1.Pod) *vcjob.Job
 		}},
 		Status: vcjob.JobStatus{State: vcjob.JobState{Phase: phase}, Version: 2, RetryCount: 0, MinAvailable: 5},
 	}
-	ji, err := vcjob.NewJobInfo(job, pods...)
+	ji, err := jobinfo.New(job, pods...)
 	require.NoError(t, err)
 	return ji
 }
@@ -121,17 +123,17 @@ func TestPlanKillTarget(t *testing.T) {
 		pod("w", 3, corev1.PodRunning, terminating), pod("ps", 0, corev1.PodRunning))
 	cases := []struct {
 		name   string
-		target vcjob.Target
+		target request.Target
 		delete []string
 		noop   bool
 	}{
-		{"task: every pod of it, whatever the phase", vcjob.Target{Level: vcjob.TaskLevel, TaskName: "w"}, []string{"j-w-0", "j-w-1", "j-w-2"}, false},
-		{"pod", vcjob.Target{Level: vcjob.PodLevel, TaskName: "w", PodName: "j-w-1"}, []string{"j-w-1"}, false},
-		{"a pod that does not exist still restarts, killing nothing", vcjob.Target{Level: vcjob.PodLevel, TaskName: "w", PodName: "j-w-9"}, []string{}, false},
-		{"partition by label", vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "w", PartitionID: "1"}, []string{"j-w-2"}, false},
-		{"unknown partition is a no-op", vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "w", PartitionID: "7"}, []string{}, true},
-		{"empty partition id is a no-op", vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "w"}, []string{}, true},
-		{"a task without partition policy is a no-op", vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "ps", PartitionID: "0"}, []string{}, true},
+		{"task: every pod of it, whatever the phase", request.Target{Level: vcjob.TaskLevel, TaskName: "w"}, []string{"j-w-0", "j-w-1", "j-w-2"}, false},
+		{"pod", request.Target{Level: vcjob.PodLevel, TaskName: "w", PodName: "j-w-1"}, []string{"j-w-1"}, false},
+		{"a pod that does not exist still restarts, killing nothing", request.Target{Level: vcjob.PodLevel, TaskName: "w", PodName: "j-w-9"}, []string{}, false},
+		{"partition by label", request.Target{Level: vcjob.PartitionLevel, TaskName: "w", PartitionID: "1"}, []string{"j-w-2"}, false},
+		{"unknown partition is a no-op", request.Target{Level: vcjob.PartitionLevel, TaskName: "w", PartitionID: "7"}, []string{}, true},
+		{"empty partition id is a no-op", request.Target{Level: vcjob.PartitionLevel, TaskName: "w"}, []string{}, true},
+		{"a task without partition policy is a no-op", request.Target{Level: vcjob.PartitionLevel, TaskName: "ps", PartitionID: "0"}, []string{}, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -143,7 +145,7 @@ func TestPlanKillTarget(t *testing.T) {
 		})
 	}
 	t.Run("complete counts only the target's terminating pods", func(t *testing.T) {
-		p := statemachine.PlanKillTarget(ji, vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "w", PartitionID: "1"})
+		p := statemachine.PlanKillTarget(ji, request.Target{Level: vcjob.PartitionLevel, TaskName: "w", PartitionID: "1"})
 		out := p.Complete(nil, statemachine.UpdateRestart.Func(ji.Job), now)
 		assert.Equal(t, int32(2), out.Status.Terminating)
 		assert.Zero(t, out.Status.Running)
@@ -294,7 +296,7 @@ func TestRenderPod(t *testing.T) {
 
 func TestKillTargetWithAJobLevelTargetKillsNothing(t *testing.T) {
 	ji := fixture(t, vcjob.Running, pod("w", 0, corev1.PodRunning), pod("ps", 0, corev1.PodRunning))
-	p := statemachine.PlanKillTarget(ji, vcjob.Target{})
+	p := statemachine.PlanKillTarget(ji, request.Target{})
 	assert.Empty(t, p.Delete)
 	assert.False(t, p.BumpVersion)
 	assert.False(t, p.DeletePodGroup)

@@ -3,9 +3,8 @@ package statemachine_test
 import (
 	"testing"
 
+	"github.com/vcjob/vcjob/semantics"
 	"pgregory.net/rapid"
-
-	"github.com/vcjob/vcjob"
 )
 
 // TestPropertyInvariantsCorrected runs TestPropertyInvariants' scenarios
@@ -15,15 +14,15 @@ import (
 // job's profile, and the plans stay those the calls apply.
 func TestPropertyInvariantsCorrected(t *testing.T) {
 	st := newStats()
-	switches := vcjob.SemanticsSwitches()
+	switches := semantics.Switches()
 	rapid.Check(t, func(t *rapid.T) {
 		sc := genScenario().Draw(t, "scenario")
-		sem := vcjob.Corrected()
+		sem := semantics.Corrected()
 		if rapid.Bool().Draw(t, "subset") {
-			sem = vcjob.Semantics{}
+			sem = semantics.Profile{}
 			for _, sw := range switches {
 				if rapid.Bool().Draw(t, sw.Name) {
-					sem, _ = vcjob.ParseSemantics(sem, sw.Name)
+					sem, _ = semantics.Parse(sem, sw.Name)
 				}
 			}
 		}
@@ -31,7 +30,7 @@ func TestPropertyInvariantsCorrected(t *testing.T) {
 		if sc.Job.Annotations == nil {
 			sc.Job.Annotations = map[string]string{}
 		}
-		sc.Job.Annotations[vcjob.SemanticsAnnotation] = sem.String()
+		sc.Job.Annotations[semantics.Annotation] = sem.String()
 		h := newHarness(sc)
 		h.stats = st
 		st.Scenarios++

@@ -14,9 +14,11 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/rapidgen"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
@@ -204,7 +206,7 @@ func (s *stats) String() string {
 // stepTrace is what one step did, for the determinism property.
 type stepTrace struct {
 	Op         string
-	Request    vcjob.Request
+	Request    request.Request
 	Decision   policy.Decision
 	Executed   bool
 	Transition statemachine.Transition
@@ -270,7 +272,7 @@ type spyCluster struct {
 	effects       statemachine.Effects
 }
 
-func (s *spyCluster) SyncJob(ctx context.Context, ji *vcjob.JobInfo, update statemachine.UpdateStatusFunc) error {
+func (s *spyCluster) SyncJob(ctx context.Context, ji *jobinfo.Info, update statemachine.UpdateStatusFunc) error {
 	plan := statemachine.PlanSync(ji, s.Cluster.PodGroup(ji.Job), s.Cluster.Now)
 	s.calls = append(s.calls, statemachine.CallSyncJob)
 	s.plannedCreate = append(s.plannedCreate, plan.Create...)
@@ -280,7 +282,7 @@ func (s *spyCluster) SyncJob(ctx context.Context, ji *vcjob.JobInfo, update stat
 	return s.Cluster.SyncJob(ctx, ji, update)
 }
 
-func (s *spyCluster) KillJob(ctx context.Context, ji *vcjob.JobInfo, retain statemachine.Retain, update statemachine.UpdateStatusFunc) error {
+func (s *spyCluster) KillJob(ctx context.Context, ji *jobinfo.Info, retain statemachine.Retain, update statemachine.UpdateStatusFunc) error {
 	plan := statemachine.PlanKillJob(ji, retain)
 	s.calls = append(s.calls, statemachine.CallKillJob)
 	s.plannedDelete = append(s.plannedDelete, plan.Delete...)
@@ -288,7 +290,7 @@ func (s *spyCluster) KillJob(ctx context.Context, ji *vcjob.JobInfo, retain stat
 	return s.Cluster.KillJob(ctx, ji, retain, update)
 }
 
-func (s *spyCluster) KillTarget(ctx context.Context, ji *vcjob.JobInfo, target vcjob.Target, update statemachine.UpdateStatusFunc) error {
+func (s *spyCluster) KillTarget(ctx context.Context, ji *jobinfo.Info, target request.Target, update statemachine.UpdateStatusFunc) error {
 	plan := statemachine.PlanKillTarget(ji, target)
 	s.calls = append(s.calls, statemachine.CallKillTarget)
 	s.plannedDelete = append(s.plannedDelete, plan.Delete...)

@@ -6,20 +6,23 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
+	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 // UpdateResume moves to Restarting without counting a retry: ResumeJob
-// under vcjob.Semantics.ResumeKeepsRetries.
+// under semantics.Profile.ResumeKeepsRetries.
 const UpdateResume UpdateRule = "resume"
 
 // CallNone is the call of a transition that does nothing at all: an event
 // on a finished job with nothing left to delete, under
-// vcjob.Semantics.LeaveFinishedJobs. Execute makes no call for it.
+// semantics.Profile.LeaveFinishedJobs. Execute makes no call for it.
 const CallNone Call = "None"
 
 // LookupWith is Lookup under the semantics sem (already resolved for the
-// job, see vcjob.Semantics.For). With the zero Semantics it is Lookup.
-func LookupWith(state State, action vcjob.Action, sem vcjob.Semantics) Transition {
+// job, see semantics.Profile.For). With the zero Semantics it is Lookup.
+func LookupWith(state State, action vcjob.Action, sem semantics.Profile) Transition {
 	tr := Lookup(state, action)
 	if sem.IsVolcano() {
 		return tr
@@ -38,8 +41,8 @@ func LookupWith(state State, action vcjob.Action, sem vcjob.Semantics) Transitio
 // what Volcano does.
 type Options struct {
 	// Semantics are the embedder's choice, to which the job's
-	// vcjob.SemanticsAnnotation applies (vcjob.Semantics.For).
-	Semantics vcjob.Semantics
+	// semantics.Annotation applies (semantics.Profile.For).
+	Semantics semantics.Profile
 	// KeepRetries: a restart this action makes moves to Restarting
 	// without counting a retry (policy.Decision.KeepRetries: a disrupted
 	// pod under the policy extensions).
@@ -59,7 +62,7 @@ const UpdateFail UpdateRule = "fail"
 // Under LeaveFinishedJobs, a finished job (and an Aborted one, but for
 // ResumeJob) that has no pod left to delete gets no call: the transition
 // returned has Call CallNone.
-func ExecuteWith(ctx context.Context, cluster Cluster, ji *vcjob.JobInfo, action vcjob.Action, target vcjob.Target, opts Options) (Transition, error) {
+func ExecuteWith(ctx context.Context, cluster Cluster, ji *jobinfo.Info, action vcjob.Action, target request.Target, opts Options) (Transition, error) {
 	if ji != nil && ji.Job != nil {
 		opts.Semantics = opts.Semantics.For(ji.Job)
 	}
@@ -68,7 +71,7 @@ func ExecuteWith(ctx context.Context, cluster Cluster, ji *vcjob.JobInfo, action
 
 // leaveAlone reports whether tr, under LeaveFinishedJobs, is a kill of a
 // finished or Aborted job with nothing left to delete.
-func leaveAlone(ji *vcjob.JobInfo, tr Transition) bool {
+func leaveAlone(ji *jobinfo.Info, tr Transition) bool {
 	if tr.Call != CallKillJob || tr.Update != UpdateKeep || (tr.State != StateFinished && tr.State != StateAborted) {
 		return false
 	}
@@ -86,7 +89,7 @@ func leaveAlone(ji *vcjob.JobInfo, tr Transition) bool {
 // retainedFinished lists the pods of ji a kill leaves alone that are
 // Succeeded or Failed and not terminating: what CountFinishedAfterKill
 // counts. deleted are the pods the kill deletes (sorted by name).
-func retainedFinished(ji *vcjob.JobInfo, deleted []*corev1.Pod) []*corev1.Pod {
+func retainedFinished(ji *jobinfo.Info, deleted []*corev1.Pod) []*corev1.Pod {
 	gone := make(map[string]bool, len(deleted))
 	for _, p := range deleted {
 		gone[p.Name] = true

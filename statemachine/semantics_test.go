@@ -9,11 +9,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
-// Each correction of vcjob.Semantics against Volcano's behaviour, which the
+// Each correction of semantics.Profile against Volcano's behaviour, which the
 // zero Semantics keeps.
 
 func TestCountFinishedAfterKill(t *testing.T) {
@@ -25,38 +29,38 @@ func TestCountFinishedAfterKill(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name                   string
-		sem                    vcjob.Semantics
-		kill                   func(ji *vcjob.JobInfo, opts statemachine.PlanOptions) *statemachine.KillPlan
+		sem                    semantics.Profile
+		kill                   func(ji *jobinfo.Info, opts statemachine.PlanOptions) *statemachine.KillPlan
 		succeeded, failed, trm int32
 		tasks                  map[string]vcjob.TaskState
 	}{
 		{name: "volcano: an abort keeps the finished pods and zeroes their counts (volcano#4616)",
-			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
+			kill: func(ji *jobinfo.Info, o statemachine.PlanOptions) *statemachine.KillPlan {
 				return statemachine.PlanKillJobWith(ji, statemachine.RetainSoft, o)
 			},
 			trm: 2, tasks: map[string]vcjob.TaskState{}},
 		{name: "corrected: the abort counts them",
-			sem: vcjob.Semantics{CountFinishedAfterKill: true},
-			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
+			sem: semantics.Profile{CountFinishedAfterKill: true},
+			kill: func(ji *jobinfo.Info, o statemachine.PlanOptions) *statemachine.KillPlan {
 				return statemachine.PlanKillJobWith(ji, statemachine.RetainSoft, o)
 			},
 			succeeded: 2, failed: 1, trm: 2,
 			tasks: map[string]vcjob.TaskState{"w": {Phase: map[corev1.PodPhase]int32{corev1.PodSucceeded: 2, corev1.PodFailed: 1}}}},
 		{name: "corrected: a restart that kills every pod has none to count",
-			sem: vcjob.Semantics{CountFinishedAfterKill: true},
-			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
+			sem: semantics.Profile{CountFinishedAfterKill: true},
+			kill: func(ji *jobinfo.Info, o statemachine.PlanOptions) *statemachine.KillPlan {
 				return statemachine.PlanKillJobWith(ji, statemachine.RetainNone, o)
 			},
 			trm: 5, tasks: map[string]vcjob.TaskState{}},
 		{name: "volcano: a targeted kill counts only its target",
-			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
-				return statemachine.PlanKillTargetWith(ji, vcjob.Target{Level: vcjob.TaskLevel, TaskName: "ps"}, o)
+			kill: func(ji *jobinfo.Info, o statemachine.PlanOptions) *statemachine.KillPlan {
+				return statemachine.PlanKillTargetWith(ji, request.Target{Level: vcjob.TaskLevel, TaskName: "ps"}, o)
 			},
 			trm: 1, tasks: map[string]vcjob.TaskState{}},
 		{name: "corrected: a targeted kill counts the finished pods outside it",
-			sem: vcjob.Semantics{CountFinishedAfterKill: true},
-			kill: func(ji *vcjob.JobInfo, o statemachine.PlanOptions) *statemachine.KillPlan {
-				return statemachine.PlanKillTargetWith(ji, vcjob.Target{Level: vcjob.TaskLevel, TaskName: "ps"}, o)
+			sem: semantics.Profile{CountFinishedAfterKill: true},
+			kill: func(ji *jobinfo.Info, o statemachine.PlanOptions) *statemachine.KillPlan {
+				return statemachine.PlanKillTargetWith(ji, request.Target{Level: vcjob.TaskLevel, TaskName: "ps"}, o)
 			},
 			succeeded: 2, failed: 1, trm: 1,
 			tasks: map[string]vcjob.TaskState{"w": {Phase: map[corev1.PodPhase]int32{corev1.PodSucceeded: 2, corev1.PodFailed: 1}}}},
@@ -77,7 +81,7 @@ func TestCountFinishedAfterKill(t *testing.T) {
 func TestOutOfSyncCountedOnce(t *testing.T) {
 	for _, recount := range []bool{false, true} {
 		for _, tc := range []struct {
-			sem              vcjob.Semantics
+			sem              semantics.Profile
 			running, failed  int32
 			wTask            map[corev1.PodPhase]int32
 			name             string
@@ -85,7 +89,7 @@ func TestOutOfSyncCountedOnce(t *testing.T) {
 		}{
 			{name: "volcano: the out-of-sync pods count by phase and as terminating", running: 4, failed: 1, terminatingAfter: 2,
 				wTask: map[corev1.PodPhase]int32{corev1.PodRunning: 3, corev1.PodFailed: 1}},
-			{name: "corrected: only as terminating", sem: vcjob.Semantics{OutOfSyncCountedOnce: true}, running: 3, terminatingAfter: 2,
+			{name: "corrected: only as terminating", sem: semantics.Profile{OutOfSyncCountedOnce: true}, running: 3, terminatingAfter: 2,
 				wTask: map[corev1.PodPhase]int32{corev1.PodRunning: 2}},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
@@ -110,22 +114,22 @@ func TestLookupWith(t *testing.T) {
 	for _, tc := range []struct {
 		state  statemachine.State
 		action vcjob.Action
-		sem    vcjob.Semantics
+		sem    semantics.Profile
 		update statemachine.UpdateRule
 		retain statemachine.Retain
 		to     []vcjob.JobPhase
 	}{
 		// ResumeJob counts a retry in Volcano (volcano#3067).
-		{statemachine.StateAborted, vcjob.ResumeJobAction, vcjob.Semantics{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
-		{statemachine.StateAborted, vcjob.ResumeJobAction, vcjob.Semantics{ResumeKeepsRetries: true}, statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
-		{statemachine.StateAborting, vcjob.ResumeJobAction, vcjob.Semantics{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
-		{statemachine.StateAborting, vcjob.ResumeJobAction, vcjob.Semantics{ResumeKeepsRetries: true}, statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborted, vcjob.ResumeJobAction, semantics.Profile{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborted, vcjob.ResumeJobAction, semantics.Profile{ResumeKeepsRetries: true}, statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborting, vcjob.ResumeJobAction, semantics.Profile{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborting, vcjob.ResumeJobAction, semantics.Profile{ResumeKeepsRetries: true}, statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
 		// AbortJob in Restarting does not abort in Volcano.
-		{statemachine.StateRestarting, vcjob.AbortJobAction, vcjob.Semantics{}, statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
-		{statemachine.StateRestarting, vcjob.AbortJobAction, vcjob.Semantics{AbortWhileRestarting: true}, statemachine.UpdateAbort, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Aborting}},
+		{statemachine.StateRestarting, vcjob.AbortJobAction, semantics.Profile{}, statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
+		{statemachine.StateRestarting, vcjob.AbortJobAction, semantics.Profile{AbortWhileRestarting: true}, statemachine.UpdateAbort, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Aborting}},
 		// Other actions keep their rows.
-		{statemachine.StateRestarting, vcjob.TerminateJobAction, vcjob.Corrected(), statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
-		{statemachine.StateRunning, vcjob.ResumeJobAction, vcjob.Corrected(), statemachine.UpdateRunningSync, "", []vcjob.JobPhase{vcjob.Completed, vcjob.Failed, vcjob.Pending}},
+		{statemachine.StateRestarting, vcjob.TerminateJobAction, semantics.Corrected(), statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
+		{statemachine.StateRunning, vcjob.ResumeJobAction, semantics.Corrected(), statemachine.UpdateRunningSync, "", []vcjob.JobPhase{vcjob.Completed, vcjob.Failed, vcjob.Pending}},
 	} {
 		tr := statemachine.LookupWith(tc.state, tc.action, tc.sem)
 		assert.Equal(t, tc.update, tr.Update, "%s %s %s", tc.state, tc.action, tc.sem)
@@ -140,33 +144,33 @@ func TestLookupWith(t *testing.T) {
 // calls records which calls Execute made.
 type calls []statemachine.Call
 
-func (c *calls) SyncJob(context.Context, *vcjob.JobInfo, statemachine.UpdateStatusFunc) error {
+func (c *calls) SyncJob(context.Context, *jobinfo.Info, statemachine.UpdateStatusFunc) error {
 	*c = append(*c, statemachine.CallSyncJob)
 	return nil
 }
 
-func (c *calls) KillJob(context.Context, *vcjob.JobInfo, statemachine.Retain, statemachine.UpdateStatusFunc) error {
+func (c *calls) KillJob(context.Context, *jobinfo.Info, statemachine.Retain, statemachine.UpdateStatusFunc) error {
 	*c = append(*c, statemachine.CallKillJob)
 	return nil
 }
 
-func (c *calls) KillTarget(context.Context, *vcjob.JobInfo, vcjob.Target, statemachine.UpdateStatusFunc) error {
+func (c *calls) KillTarget(context.Context, *jobinfo.Info, request.Target, statemachine.UpdateStatusFunc) error {
 	*c = append(*c, statemachine.CallKillTarget)
 	return nil
 }
 
 func TestLeaveFinishedJobs(t *testing.T) {
-	leave := vcjob.Semantics{LeaveFinishedJobs: true}
+	leave := semantics.Profile{LeaveFinishedJobs: true}
 	done := []*corev1.Pod{pod("w", 0, corev1.PodSucceeded), pod("w", 1, corev1.PodFailed), pod("ps", 0, corev1.PodSucceeded, terminating)}
 	for _, tc := range []struct {
 		name   string
 		phase  vcjob.JobPhase
 		action vcjob.Action
-		sem    vcjob.Semantics
+		sem    semantics.Profile
 		pods   []*corev1.Pod
 		want   statemachine.Call
 	}{
-		{"volcano kills a finished job again", vcjob.Completed, vcjob.SyncJobAction, vcjob.Semantics{}, done, statemachine.CallKillJob},
+		{"volcano kills a finished job again", vcjob.Completed, vcjob.SyncJobAction, semantics.Profile{}, done, statemachine.CallKillJob},
 		{"corrected leaves it alone", vcjob.Completed, vcjob.SyncJobAction, leave, done, statemachine.CallNone},
 		{"also a command", vcjob.Failed, vcjob.RestartJobAction, leave, done, statemachine.CallNone},
 		{"also Terminated", vcjob.Terminated, vcjob.SyncJobAction, leave, done, statemachine.CallNone},
@@ -179,7 +183,7 @@ func TestLeaveFinishedJobs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ji := fixture(t, tc.phase, tc.pods...)
 			var c calls
-			tr, err := statemachine.ExecuteWith(context.Background(), &c, ji, tc.action, vcjob.Target{}, statemachine.Options{Semantics: tc.sem})
+			tr, err := statemachine.ExecuteWith(context.Background(), &c, ji, tc.action, request.Target{}, statemachine.Options{Semantics: tc.sem})
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, tr.Call)
 			if tc.want == statemachine.CallNone {
@@ -194,37 +198,37 @@ func TestLeaveFinishedJobs(t *testing.T) {
 func TestExecuteReadsTheJobsAnnotation(t *testing.T) {
 	ji := fixture(t, vcjob.Restarting)
 	var c calls
-	tr, err := statemachine.Execute(context.Background(), &c, ji, vcjob.AbortJobAction, vcjob.Target{})
+	tr, err := statemachine.Execute(context.Background(), &c, ji, vcjob.AbortJobAction, request.Target{})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "Volcano's without the annotation")
 
 	job := ji.Job.DeepCopy()
-	job.Annotations = map[string]string{vcjob.SemanticsAnnotation: "abort-while-restarting"}
+	job.Annotations = map[string]string{semantics.Annotation: "abort-while-restarting"}
 	ji.SetJob(job)
-	tr, err = statemachine.Execute(context.Background(), &c, ji, vcjob.AbortJobAction, vcjob.Target{})
+	tr, err = statemachine.Execute(context.Background(), &c, ji, vcjob.AbortJobAction, request.Target{})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
-	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
+	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, request.Target{}, statemachine.Options{Semantics: semantics.Corrected()})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
 	job = job.DeepCopy()
-	job.Annotations[vcjob.SemanticsAnnotation] = "volcano"
+	job.Annotations[semantics.Annotation] = "volcano"
 	ji.SetJob(job)
-	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, vcjob.Target{}, statemachine.Options{Semantics: vcjob.Corrected()})
+	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, request.Target{}, statemachine.Options{Semantics: semantics.Corrected()})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "the job asks for Volcano's over the embedder's")
 }
 
 func TestAppliedExtensionsFor(t *testing.T) {
-	a := &statemachine.Applied{Extensions: &vcjob.Extensions{Disruptions: &vcjob.DisruptionRule{}}}
+	a := &statemachine.Applied{Extensions: &policy.Extensions{Disruptions: &policy.DisruptionRule{}}}
 	job := fixture(t, vcjob.Running).Job.DeepCopy()
 	assert.Same(t, a.Extensions, a.ExtensionsFor(job), "no annotation: the embedder's")
-	job.Annotations = map[string]string{vcjob.ExtensionsAnnotation: "deadline: {after: 1h}"}
+	job.Annotations = map[string]string{policy.ExtensionsAnnotation: "deadline: {after: 1h}"}
 	first := a.ExtensionsFor(job)
 	require.NotNil(t, first)
 	assert.NotNil(t, first.Deadline)
 	assert.Nil(t, first.Disruptions, "the job's own document replaces the embedder's")
 	assert.Same(t, first, a.ExtensionsFor(job.DeepCopy()), "decoded once")
-	job.Annotations[vcjob.ExtensionsAnnotation] = "bogus: 1"
+	job.Annotations[policy.ExtensionsAnnotation] = "bogus: 1"
 	assert.Nil(t, a.ExtensionsFor(job), "a document that does not decode gives none")
 }

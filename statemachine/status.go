@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 )
 
 // counts are the pod counts a call writes into the status.
@@ -21,7 +22,7 @@ type counts struct {
 
 type taskCount struct {
 	name   string
-	phases vcjob.PhaseCounts
+	phases jobinfo.PhaseCounts
 }
 
 // add counts pod by its phase, overall and under its task.
@@ -46,7 +47,7 @@ func (c *counts) addPhase(task string, phase corev1.PodPhase) {
 }
 
 // addCounts counts a task's pods already counted by phase.
-func (c *counts) addCounts(task string, pc *vcjob.PhaseCounts) {
+func (c *counts) addCounts(task string, pc *jobinfo.PhaseCounts) {
 	if pc.Total() == 0 {
 		return
 	}
@@ -67,7 +68,7 @@ func (c *counts) addCounts(task string, pc *vcjob.PhaseCounts) {
 	}
 }
 
-func (c *counts) task(name string) *vcjob.PhaseCounts {
+func (c *counts) task(name string) *jobinfo.PhaseCounts {
 	for i := range c.tasks {
 		if c.tasks[i].name == name {
 			return &c.tasks[i].phases
@@ -139,7 +140,7 @@ func (c *counts) sameTasks(m map[string]vcjob.TaskState) bool {
 	return true
 }
 
-func nonZero(pc *vcjob.PhaseCounts) int {
+func nonZero(pc *jobinfo.PhaseCounts) int {
 	n := len(pc.Other)
 	for _, v := range [...]int32{pc.Pending, pc.Running, pc.Succeeded, pc.Failed, pc.Unknown} {
 		if v != 0 {

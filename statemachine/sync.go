@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 )
@@ -53,7 +54,7 @@ type SyncPlan struct {
 	// pods are neither created nor counted this time.
 	Waiting []string `json:"waiting,omitempty"`
 	// HeldUntil, when set, is the end of the restart backoff
-	// (vcjob.RestartBackoff): no pod is created before it. Sync again
+	// (policy.RestartBackoff): no pod is created before it. Sync again
 	// then.
 	HeldUntil *metav1.Time `json:"heldUntil,omitempty"`
 	// PodGroup is the PodGroup the job wants: create it when missing,
@@ -90,12 +91,12 @@ type SyncPlan struct {
 
 // PlanSync plans SyncJob for the job in ji with its PodGroup as pg,
 // without plugins.
-func PlanSync(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time) *SyncPlan {
+func PlanSync(ji *jobinfo.Info, pg PodGroupState, now metav1.Time) *SyncPlan {
 	return PlanSyncWith(ji, pg, now, PlanOptions{})
 }
 
 // PlanSyncWith plans SyncJob with the job's plugins and priorities.
-func PlanSyncWith(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts PlanOptions) *SyncPlan {
+func PlanSyncWith(ji *jobinfo.Info, pg PodGroupState, now metav1.Time, opts PlanOptions) *SyncPlan {
 	p := &SyncPlan{}
 	planSync(p, ji, pg, now, opts)
 	return p
@@ -103,7 +104,7 @@ func PlanSyncWith(ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts Pla
 
 // planSync plans into p, which must be zero: Applied plans into one plan
 // of its own, call after call, rather than allocate one per sync.
-func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time, opts PlanOptions) *SyncPlan {
+func planSync(p *SyncPlan, ji *jobinfo.Info, pg PodGroupState, now metav1.Time, opts PlanOptions) *SyncPlan {
 	if ji == nil || ji.Job == nil {
 		p.Noop, p.Err = true, ErrNoJob
 		return p
@@ -216,9 +217,9 @@ func planSync(p *SyncPlan, ji *vcjob.JobInfo, pg PodGroupState, now metav1.Time,
 
 // walkTask counts and sorts a task's pods by walking them, as Volcano does,
 // and returns the indices of its missing pods.
-// With once (vcjob.Semantics.OutOfSyncCountedOnce) an out-of-sync pod is
+// With once (semantics.Profile.OutOfSyncCountedOnce) an out-of-sync pod is
 // not counted by its phase.
-func (p *SyncPlan) walkTask(ji *vcjob.JobInfo, job *vcjob.Job, task *vcjob.TaskSpec, once bool) []int {
+func (p *SyncPlan) walkTask(ji *jobinfo.Info, job *vcjob.Job, task *vcjob.TaskSpec, once bool) []int {
 	pods := ji.Task(task.Name)
 	seen := make(map[string]bool, pods.Len())
 	var missing []int
@@ -259,7 +260,7 @@ func (p *SyncPlan) walkTask(ji *vcjob.JobInfo, job *vcjob.Job, task *vcjob.TaskS
 // when pods are missing and are to be rendered; waiting reports a task
 // held back by dependsOn, whose pods need no rendering when there are no
 // plugins to see them.
-func (p *SyncPlan) countTask(ji *vcjob.JobInfo, task *vcjob.TaskSpec, opts PlanOptions) (missing []int, waiting bool) {
+func (p *SyncPlan) countTask(ji *jobinfo.Info, task *vcjob.TaskSpec, opts PlanOptions) (missing []int, waiting bool) {
 	tp := ji.Task(task.Name)
 	c := tp.Counts()
 	p.c.terminating += c.Terminating
@@ -307,11 +308,11 @@ func (p *SyncPlan) render(job *vcjob.Job, task *vcjob.TaskSpec, missing []int, o
 
 // DependsOnMet reports whether task's dependencies are ready: with
 // iteration any and more than one name, any one of them; otherwise all.
-func DependsOnMet(ji *vcjob.JobInfo, task *vcjob.TaskSpec) bool {
+func DependsOnMet(ji *jobinfo.Info, task *vcjob.TaskSpec) bool {
 	return dependsOnMet(ji, task, false)
 }
 
-func dependsOnMet(ji *vcjob.JobInfo, task *vcjob.TaskSpec, recount bool) bool {
+func dependsOnMet(ji *jobinfo.Info, task *vcjob.TaskSpec, recount bool) bool {
 	if task.DependsOn == nil {
 		return true
 	}
@@ -341,7 +342,7 @@ func dependsOnMet(ji *vcjob.JobInfo, task *vcjob.TaskSpec, recount bool) bool {
 // its minAvailable. Only the pods <job>-<task>-<i> for i below replicas are
 // looked at; missing ones are skipped. A task with minAvailable 0 (or none)
 // is always ready.
-func TaskReady(ji *vcjob.JobInfo, name string) bool {
+func TaskReady(ji *jobinfo.Info, name string) bool {
 	task := ji.Job.Task(name)
 	if task == nil {
 		return false
@@ -350,7 +351,7 @@ func TaskReady(ji *vcjob.JobInfo, name string) bool {
 }
 
 // taskReadyWalk is TaskReady by walking the task's pods.
-func taskReadyWalk(ji *vcjob.JobInfo, name string) bool {
+func taskReadyWalk(ji *jobinfo.Info, name string) bool {
 	task := ji.Job.Task(name)
 	if task == nil {
 		return false

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/worker"
 )
 
@@ -55,7 +56,7 @@ func TestRecordEvents(t *testing.T) {
 
 	// A restart whose delete fails: the action's Event, then the kill's.
 	c.FailDelete = func(p *corev1.Pod) error { return boom }
-	restart := s.Process(ctx, vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}, t0)
+	restart := s.Process(ctx, request.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}, t0)
 	require.Error(t, restart.Err)
 	assert.Equal(t, []record.Event{
 		{Type: "Normal", Reason: "ExecuteAction", Message: "Start to execute action RestartJob "},
@@ -98,7 +99,7 @@ func TestGiveUpKeepsDelayedActions(t *testing.T) {
 	assert.Empty(t, gave.Cancelled)
 	assert.Equal(t, 1, s.Delays.Len(), "the pending timeout stays registered")
 
-	gone := s.GiveUp(ctx, worker.Record{Request: vcjob.Request{Namespace: "ns", JobName: "gone"}, Action: vcjob.SyncJobAction}, t0)
+	gone := s.GiveUp(ctx, worker.Record{Request: request.Request{Namespace: "ns", JobName: "gone"}, Action: vcjob.SyncJobAction}, t0)
 	assert.NotEmpty(t, gone.Skipped)
 	assert.Nil(t, gone.Events, "Volcano records on the job its cache holds: none")
 }

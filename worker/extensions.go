@@ -6,10 +6,11 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 // The events of the delayed actions the step registers for the policy
-// extensions (vcjob.Extensions): a deadline, and the end of a restart
+// extensions (policy.Extensions): a deadline, and the end of a restart
 // backoff. They are held by pseudo pod UIDs, so no pod event cancels them.
 const (
 	DeadlineEvent vcjob.Event = "DeadlineExceeded"
@@ -41,8 +42,8 @@ func (s *Step) extend(job *vcjob.Job, rec *Record, now time.Time) {
 		return
 	}
 	if rec.Effects.HeldUntil != nil {
-		req := vcjob.Request{Namespace: job.Namespace, JobName: job.Name, JobUID: job.UID, PodUID: backoffUID, Event: BackoffEvent}
-		if e, added := s.Delays.RegisterByPodUID(req, vcjob.SyncJobAction, vcjob.Target{Level: vcjob.JobLevel}, rec.Effects.HeldUntil.Sub(now), now); added {
+		req := request.Request{Namespace: job.Namespace, JobName: job.Name, JobUID: job.UID, PodUID: backoffUID, Event: BackoffEvent}
+		if e, added := s.Delays.RegisterByPodUID(req, vcjob.SyncJobAction, request.Target{Level: vcjob.JobLevel}, rec.Effects.HeldUntil.Sub(now), now); added {
 			rec.Extended = append(rec.Extended, e)
 		}
 	}
@@ -54,8 +55,8 @@ func (s *Step) extend(job *vcjob.Job, rec *Record, now time.Time) {
 	if !ok {
 		return
 	}
-	req := vcjob.Request{Namespace: job.Namespace, JobName: job.Name, JobUID: job.UID, PodUID: deadlineUID, Event: DeadlineEvent}
-	if e, added := s.Delays.RegisterByPodUID(req, ext.Deadline.ActionOf(), vcjob.Target{Level: vcjob.JobLevel}, due.Sub(now), now); added {
+	req := request.Request{Namespace: job.Namespace, JobName: job.Name, JobUID: job.UID, PodUID: deadlineUID, Event: DeadlineEvent}
+	if e, added := s.Delays.RegisterByPodUID(req, ext.Deadline.ActionOf(), request.Target{Level: vcjob.JobLevel}, due.Sub(now), now); added {
 		rec.Extended = append(rec.Extended, e)
 	}
 }

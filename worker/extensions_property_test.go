@@ -14,6 +14,8 @@ import (
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
@@ -44,9 +46,9 @@ func (p *pipeline) settle(t *rapid.T) {
 		if i > 2000 {
 			t.Fatalf("the job did not settle")
 		}
-		var reqs []vcjob.Request
+		var reqs []request.Request
 		for _, ch := range p.c.Drain() {
-			var req vcjob.Request
+			var req request.Request
 			var ok bool
 			switch {
 			case ch.NewJob != nil && ch.OldJob == nil:
@@ -146,7 +148,7 @@ func (p *pipeline) act(t *rapid.T) string {
 func extJobWith(doc string, policies ...vcjob.LifecyclePolicy) *vcjob.Job {
 	return &vcjob.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: "j", Namespace: "ns", UID: "uid-j", CreationTimestamp: metav1.NewTime(t0),
-			Annotations: map[string]string{vcjob.ExtensionsAnnotation: doc}},
+			Annotations: map[string]string{policy.ExtensionsAnnotation: doc}},
 		Spec: vcjob.JobSpec{MinAvailable: 2, MaxRetry: 3, Queue: "default", Policies: policies, Tasks: []vcjob.TaskSpec{{
 			Name: "worker", Replicas: 2,
 			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{RestartPolicy: corev1.RestartPolicyNever,

@@ -12,6 +12,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
@@ -57,13 +58,13 @@ func TestStepReleasesItsLease(t *testing.T) {
 	}
 	// A first lease makes the cache's job info an owner of what it makes
 	// from then on; what it made before stays frozen and is copied once.
-	step.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
+	step.Process(context.Background(), request.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
 	update()
 
-	failed := vcjob.Request{Namespace: "ns", JobName: "j", TaskName: "w", PodName: "j-w-0", Event: vcjob.PodFailedEvent}
+	failed := request.Request{Namespace: "ns", JobName: "j", TaskName: "w", PodName: "j-w-0", Event: vcjob.PodFailedEvent}
 	for name, run := range map[string]func(){
 		"a sync": func() {
-			step.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
+			step.Process(context.Background(), request.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
 		},
 		"a delayed action": func() { step.Process(context.Background(), failed, t0) },
 		"a delay that fires": func() {

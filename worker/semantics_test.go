@@ -9,6 +9,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -18,13 +20,13 @@ import (
 func TestStepUnderSemantics(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		sem       vcjob.Semantics
+		sem       semantics.Profile
 		call      statemachine.Call
 		version   int32
 		cancelled int
 	}{
-		{"volcano", vcjob.Semantics{}, statemachine.CallKillJob, 2, 1},
-		{"corrected", vcjob.Corrected(), statemachine.CallNone, 0, 0},
+		{"volcano", semantics.Profile{}, statemachine.CallKillJob, 2, 1},
+		{"corrected", semantics.Corrected(), statemachine.CallNone, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, step := world(t)
@@ -49,8 +51,8 @@ func TestStepUnderSemantics(t *testing.T) {
 				p.Status.Phase = corev1.PodSucceeded
 				c.PutPod(p)
 			}
-			step.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.ResumeJobAction}, t0)
-			rec = step.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
+			step.Process(context.Background(), request.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.ResumeJobAction}, t0)
+			rec = step.Process(context.Background(), request.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
 			require.NoError(t, rec.Err)
 			assert.Equal(t, tc.call, rec.Transition.Call)
 			assert.Equal(t, tc.call, rec.Effects.Call)

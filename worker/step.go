@@ -10,14 +10,16 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
 // Jobs is where the step takes its job snapshot from; *cache.Cache is one.
 type Jobs interface {
-	Get(key string) (*vcjob.JobInfo, error)
+	Get(key string) (*jobinfo.Info, error)
 }
 
 // Leaser is Jobs that can lend a snapshot for the length of one step
@@ -25,13 +27,13 @@ type Jobs interface {
 // when done, and the cache goes back to updating the job in place. The
 // step's cluster must not keep the job info beyond its call.
 type Leaser interface {
-	Lease(namespace, name string) (*vcjob.JobInfo, error)
+	Lease(namespace, name string) (*jobinfo.Info, error)
 }
 
 // Step holds what the processing step acts on. All three are injected.
 // The step decides under the semantics of Cluster.Semantics (with each
-// job's vcjob.SemanticsAnnotation on top): the state machine's transitions
-// and the delayed actions' keying (vcjob.Semantics.DelaysByPodUID) follow
+// job's semantics.Annotation on top): the state machine's transitions
+// and the delayed actions' keying (semantics.Profile.DelaysByPodUID) follow
 // them.
 type Step struct {
 	Jobs    Jobs
@@ -65,8 +67,8 @@ func (s *Step) history(job *vcjob.Job) *policy.History {
 
 // Record is what one step decided and did.
 type Record struct {
-	Time    time.Time     `json:"time"`
-	Request vcjob.Request `json:"request"`
+	Time    time.Time       `json:"time"`
+	Request request.Request `json:"request"`
 	// Fired is the delayed action this step ran, for Fire.
 	Fired *delay.Entry `json:"fired,omitempty"`
 	// Cancelled are the delayed actions the step cancelled: those a pod
@@ -75,10 +77,10 @@ type Record struct {
 	// Skipped says why nothing was done (the job is not in the cache).
 	Skipped string `json:"skipped,omitempty"`
 
-	Rule   policy.Rule   `json:"rule"`
-	Action vcjob.Action  `json:"action,omitempty"`
-	Target vcjob.Target  `json:"target"`
-	Delay  time.Duration `json:"delay,omitempty"`
+	Rule   policy.Rule    `json:"rule"`
+	Action vcjob.Action   `json:"action,omitempty"`
+	Target request.Target `json:"target"`
+	Delay  time.Duration  `json:"delay,omitempty"`
 	// KeepRetries: the restart counts no retry (a disruption under the
 	// policy extensions).
 	KeepRetries bool `json:"keepRetries,omitempty"`
@@ -119,7 +121,7 @@ func (r Record) Error() string {
 
 // Process handles one request at now; the cluster calls it makes run in
 // ctx.
-func (s *Step) Process(ctx context.Context, req vcjob.Request, now time.Time) Record {
+func (s *Step) Process(ctx context.Context, req request.Request, now time.Time) Record {
 	rec := Record{Time: now, Request: req}
 	// Before anything else: the pod moving on makes its pending timeout
 	// moot (CancelForPodEvent picks the events that do).
@@ -189,7 +191,7 @@ func (s *Step) Fire(ctx context.Context, e delay.Entry, now time.Time) Record {
 // kill's status write as a conflict if the failed step wrote one.
 func (s *Step) GiveUp(ctx context.Context, failed Record, now time.Time) Record {
 	req := failed.Request
-	rec := Record{Time: now, Request: req, Action: vcjob.TerminateJobAction, Target: vcjob.Target{Level: vcjob.JobLevel}, Rule: policy.Rule{Kind: RuleGiveUp}}
+	rec := Record{Time: now, Request: req, Action: vcjob.TerminateJobAction, Target: request.Target{Level: vcjob.JobLevel}, Rule: policy.Rule{Kind: RuleGiveUp}}
 	ji, ok := s.snapshot(req.Namespace, req.JobName, &rec)
 	if !ok {
 		return rec
@@ -210,13 +212,13 @@ const RuleGiveUp policy.RuleKind = "GiveUp"
 // chose it is in the record of the step that registered it.
 const RuleDelayed policy.RuleKind = "Delayed"
 
-func (s *Step) snapshot(namespace, name string, rec *Record) (*vcjob.JobInfo, bool) {
-	var ji *vcjob.JobInfo
+func (s *Step) snapshot(namespace, name string, rec *Record) (*jobinfo.Info, bool) {
+	var ji *jobinfo.Info
 	var err error
 	if l, ok := s.Jobs.(Leaser); ok {
 		ji, err = l.Lease(namespace, name)
 	} else {
-		ji, err = s.Jobs.Get(vcjob.JobKey(namespace, name))
+		ji, err = s.Jobs.Get(request.JobKey(namespace, name))
 	}
 	if err != nil {
 		// A job that is gone has nothing left to do; Volcano drops the
@@ -228,7 +230,7 @@ func (s *Step) snapshot(namespace, name string, rec *Record) (*vcjob.JobInfo, bo
 	return ji, true
 }
 
-func (s *Step) execute(ctx context.Context, ji *vcjob.JobInfo, rec *Record, now time.Time) {
+func (s *Step) execute(ctx context.Context, ji *jobinfo.Info, rec *Record, now time.Time) {
 	s.Cluster.Now = metav1.NewTime(now)
 	tr, err := statemachine.ExecuteWith(ctx, s.Cluster, ji, rec.Action, rec.Target,
 		statemachine.Options{Semantics: s.Cluster.Semantics, KeepRetries: rec.KeepRetries, FailJob: rec.FailJob})

@@ -15,6 +15,7 @@ import (
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
@@ -54,8 +55,8 @@ func world(t *testing.T) (*memcluster.Cluster, *worker.Step) {
 	return c, &worker.Step{Jobs: c, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: c}}
 }
 
-func podReq(event vcjob.Event, pod string) vcjob.Request {
-	return vcjob.Request{Namespace: "ns", JobName: "j", JobUID: "uid-j", TaskName: "worker", PodName: pod, PodUID: "uid-pod", Event: event}
+func podReq(event vcjob.Event, pod string) request.Request {
+	return request.Request{Namespace: "ns", JobName: "j", JobUID: "uid-j", TaskName: "worker", PodName: pod, PodUID: "uid-pod", Event: event}
 }
 
 func TestProcessRegistersADelayInsteadOfActing(t *testing.T) {
@@ -102,7 +103,7 @@ func TestAJobLevelActionCancelsJobLevelDelays(t *testing.T) {
 	_, s := world(t)
 	s.Process(context.Background(), podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
 	require.Equal(t, 1, s.Delays.Len())
-	cmd := vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.TerminateJobAction}
+	cmd := request.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.TerminateJobAction}
 	rec := s.Process(context.Background(), cmd, t0.Add(time.Second))
 	require.NoError(t, rec.Err)
 	assert.Equal(t, policy.RuleCommand, rec.Rule.Kind)
@@ -114,7 +115,7 @@ func TestAJobLevelActionCancelsJobLevelDelays(t *testing.T) {
 func TestSyncCancelsNothing(t *testing.T) {
 	_, s := world(t)
 	s.Process(context.Background(), podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
-	rec := s.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
+	rec := s.Process(context.Background(), request.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
 	assert.Empty(t, rec.Cancelled)
 	assert.Equal(t, 1, s.Delays.Len())
 }
@@ -123,7 +124,7 @@ func TestAFailedStepKeepsItsDelays(t *testing.T) {
 	c, s := world(t)
 	s.Process(context.Background(), podReq(vcjob.PodPendingEvent, "j-worker-0"), t0)
 	c.FailDelete = func(*corev1.Pod) error { return errors.New("apiserver unavailable") }
-	rec := s.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}, t0)
+	rec := s.Process(context.Background(), request.Request{Namespace: "ns", JobName: "j", Event: vcjob.CommandIssuedEvent, Action: vcjob.RestartJobAction}, t0)
 	require.Error(t, rec.Err)
 	assert.Contains(t, rec.Err.Error(), "apiserver unavailable")
 	assert.Empty(t, rec.Cancelled)
@@ -133,7 +134,7 @@ func TestAFailedStepKeepsItsDelays(t *testing.T) {
 
 func TestAJobThatIsGoneIsSkipped(t *testing.T) {
 	_, s := world(t)
-	rec := s.Process(context.Background(), vcjob.Request{Namespace: "ns", JobName: "gone", Event: vcjob.OutOfSyncEvent}, t0)
+	rec := s.Process(context.Background(), request.Request{Namespace: "ns", JobName: "gone", Event: vcjob.OutOfSyncEvent}, t0)
 	assert.NotEmpty(t, rec.Skipped)
 	assert.Nil(t, rec.Transition)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/request"
 )
 
 // Driver runs a delay.Queue on a clock: its methods lock the queue, and Run
@@ -36,7 +37,7 @@ func New(q *delay.Queue) *Driver {
 // Register is delay.Queue.Register at the driver's Now. When the entry is
 // due before everything else, it wakes Run so that Run sleeps for the
 // shorter time.
-func (d *Driver) Register(req vcjob.Request, action vcjob.Action, target vcjob.Target, wait time.Duration) (delay.Entry, bool) {
+func (d *Driver) Register(req request.Request, action vcjob.Action, target request.Target, wait time.Duration) (delay.Entry, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	head, had := d.q.Next()
@@ -51,14 +52,14 @@ func (d *Driver) Register(req vcjob.Request, action vcjob.Action, target vcjob.T
 }
 
 // CancelForPodEvent is delay.Queue.CancelForPodEvent under the lock.
-func (d *Driver) CancelForPodEvent(req vcjob.Request) []delay.Entry {
+func (d *Driver) CancelForPodEvent(req request.Request) []delay.Entry {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.q.CancelForPodEvent(req)
 }
 
 // CleanupAfter is delay.Queue.CleanupAfter under the lock.
-func (d *Driver) CleanupAfter(namespace, job string, action vcjob.Action, target vcjob.Target) []delay.Entry {
+func (d *Driver) CleanupAfter(namespace, job string, action vcjob.Action, target request.Target) []delay.Entry {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return d.q.CleanupAfter(namespace, job, action, target)

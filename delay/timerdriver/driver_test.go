@@ -12,6 +12,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/request"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -142,13 +143,13 @@ func (h *harness) quiet() {
 	assert.Empty(h.t, h.clk.waits, "slept more than expected")
 }
 
-func podReq(pod string, ev vcjob.Event) vcjob.Request {
-	return vcjob.Request{Namespace: "ns", JobName: "j", TaskName: "w", PodName: pod, PodUID: types.UID("uid-" + pod), Event: ev}
+func podReq(pod string, ev vcjob.Event) request.Request {
+	return request.Request{Namespace: "ns", JobName: "j", TaskName: "w", PodName: pod, PodUID: types.UID("uid-" + pod), Event: ev}
 }
 
-func register(t *testing.T, d *Driver, req vcjob.Request, action vcjob.Action, wait time.Duration) delay.Entry {
+func register(t *testing.T, d *Driver, req request.Request, action vcjob.Action, wait time.Duration) delay.Entry {
 	t.Helper()
-	e, ok := d.Register(req, action, vcjob.TargetOf(action, req), wait)
+	e, ok := d.Register(req, action, request.TargetOf(action, req), wait)
 	require.True(t, ok)
 	return e
 }
@@ -278,13 +279,13 @@ func TestForwarding(t *testing.T) {
 	req := podReq("p0", vcjob.PodPendingEvent)
 	e := register(t, d, req, vcjob.RestartPodAction, time.Second)
 	assert.Equal(t, t0.Add(7*time.Second), e.Registered, "Register reads Now")
-	_, ok := d.Register(req, vcjob.RestartPodAction, vcjob.TargetOf(vcjob.RestartPodAction, req), time.Second)
+	_, ok := d.Register(req, vcjob.RestartPodAction, request.TargetOf(vcjob.RestartPodAction, req), time.Second)
 	assert.False(t, ok, "same pod, same action: dropped")
 	assert.Equal(t, []delay.Entry{e}, d.Pending("ns", "j"))
 	assert.Equal(t, []delay.Entry{e}, d.CancelForPodEvent(podReq("p0", vcjob.PodRunningEvent)))
 
 	e2 := register(t, d, podReq("p1", vcjob.PodFailedEvent), vcjob.RestartTaskAction, time.Second)
-	assert.Equal(t, []delay.Entry{e2}, d.CleanupAfter("ns", "j", vcjob.RestartTaskAction, vcjob.Target{Level: vcjob.TaskLevel, TaskName: "w"}))
+	assert.Equal(t, []delay.Entry{e2}, d.CleanupAfter("ns", "j", vcjob.RestartTaskAction, request.Target{Level: vcjob.TaskLevel, TaskName: "w"}))
 	e3 := register(t, d, podReq("p2", vcjob.PodFailedEvent), vcjob.AbortJobAction, time.Second)
 	assert.Equal(t, 1, d.Len())
 	assert.Equal(t, []delay.Entry{e3}, d.ForgetJob("ns", "j"))
@@ -294,7 +295,7 @@ func TestForwarding(t *testing.T) {
 func TestNewUsesGivenQueue(t *testing.T) {
 	q := delay.New()
 	req := podReq("p0", vcjob.PodFailedEvent)
-	q.Register(req, vcjob.RestartJobAction, vcjob.TargetOf(vcjob.RestartJobAction, req), time.Hour, t0)
+	q.Register(req, vcjob.RestartJobAction, request.TargetOf(vcjob.RestartJobAction, req), time.Hour, t0)
 	d := New(q)
 	assert.Equal(t, 1, d.Len())
 	assert.NotNil(t, d.Now)

@@ -21,6 +21,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
@@ -137,7 +138,7 @@ func replayDirect(c *Case, recount bool) (Got, error) {
 		cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
 	}
 	putV2(c, cl, &job)
-	ji, err := vcjob.NewJobInfo(job.DeepCopy(), c.Pods...)
+	ji, err := jobinfo.New(job.DeepCopy(), c.Pods...)
 	if err != nil {
 		return Got{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 )
 
 // Case is one recorded controller step (see FORMAT.md in the conformance
@@ -19,8 +20,8 @@ type Case struct {
 	PodGroup *struct {
 		Phase string `json:"phase"`
 	} `json:"podGroup"`
-	Request vcjob.Request `json:"request"`
-	Expect  Expect        `json:"expect"`
+	Request request.Request `json:"request"`
+	Expect  Expect          `json:"expect"`
 
 	// v2 (FORMAT-v2.md): the objects around the job.
 	Tags               []string                     `json:"tags,omitempty"`

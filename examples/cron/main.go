@@ -161,7 +161,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sched, err := vcjob.ParseCronSchedule(&cj.Spec)
+	sched, err := cronjob.ParseSchedule(&cj.Spec)
 	if err != nil {
 		return fmt.Errorf("%s: %w", opts.manifest, err) // validation caught it already
 	}

@@ -40,6 +40,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -81,7 +82,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	output := fs.String("o", "text", "output: text, or json (one object per job)")
 	explain := fs.Bool("explain", true, "print the explain table: what each event resolves to")
 	lenient := fs.Bool("allow-unknown-fields", false, "drop fields the Job and CronJob types do not know, as an API server with Volcano's CRD does, and list them, instead of refusing the document")
-	semantics := fs.String("semantics", "", "also list where this semantics profile (corrected, or corrections by name) decides otherwise than Volcano")
+	profile := fs.String("semantics", "", "also list where this semantics profile (corrected, or corrections by name) decides otherwise than Volcano")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: lint [-o text|json] [-explain=false] [-allow-unknown-fields] FILE.yaml...\n\n")
 		fmt.Fprintf(stderr, "Each file holds Jobs and CronJobs (batch.volcano.sh/v1alpha1), \"---\" separated.\n\n")
@@ -101,7 +102,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitInput
 	}
-	sem, err := vcjob.ParseSemantics(vcjob.Semantics{}, *semantics)
+	sem, err := semantics.Parse(semantics.Profile{}, *profile)
 	if err != nil {
 		fmt.Fprintf(stderr, "lint: -semantics: %v\n", err)
 		return exitInput
@@ -167,7 +168,7 @@ func displayName(meta metav1.ObjectMeta) string {
 
 // lintFile lints every document of a file: a report per job or cronjob,
 // and an error per document that cannot be decoded.
-func lintFile(path string, data []byte, explain, lenient bool, sem vcjob.Semantics) ([]report, []error) {
+func lintFile(path string, data []byte, explain, lenient bool, sem semantics.Profile) ([]report, []error) {
 	var reports []report
 	var errs []error
 	docs := splitDocuments(data)
@@ -199,7 +200,7 @@ func lintFile(path string, data []byte, explain, lenient bool, sem vcjob.Semanti
 	return reports, errs
 }
 
-func lintJobDocument(doc []byte, first int, explain, lenient bool, sem vcjob.Semantics) (report, error) {
+func lintJobDocument(doc []byte, first int, explain, lenient bool, sem semantics.Profile) (report, error) {
 	job, err := vcjob.DecodeJobWith(doc, vcjob.DecodeOptions{FirstLine: first})
 	var dropped []string
 	if err != nil && lenient {

@@ -23,6 +23,7 @@ import (
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/validation"
@@ -65,12 +66,12 @@ func run() error {
 	pg := podgroup.Name(job)
 
 	fmt.Println("# the job is created")
-	if err := w.step(vcjob.Request{Event: vcjob.OutOfSyncEvent}); err != nil {
+	if err := w.step(request.Request{Event: vcjob.OutOfSyncEvent}); err != nil {
 		return err
 	}
 	fmt.Println("# the scheduler admits the gang (PodGroup Inqueue)")
 	w.c.SetPodGroupPhase(w.ns, pg, podgroup.PhaseInqueue)
-	if err := w.step(vcjob.Request{}); err != nil {
+	if err := w.step(request.Request{}); err != nil {
 		return err
 	}
 	fmt.Println("# the pods are bound and start running")
@@ -84,7 +85,7 @@ func run() error {
 		return err
 	}
 	fmt.Println("# the controller resyncs: the pod is replaced")
-	if err := w.step(vcjob.Request{Event: vcjob.OutOfSyncEvent}); err != nil {
+	if err := w.step(request.Request{Event: vcjob.OutOfSyncEvent}); err != nil {
 		return err
 	}
 	w.setPhase(w.name+"-worker-1", corev1.PodRunning, 0)
@@ -100,7 +101,7 @@ func run() error {
 	fmt.Println("# the old pods are gone; the scheduler admits the new gang")
 	w.c.FinishTerminating()
 	w.c.SetPodGroupPhase(w.ns, pg, podgroup.PhaseInqueue)
-	if err := w.step(vcjob.Request{Event: vcjob.OutOfSyncEvent}); err != nil {
+	if err := w.step(request.Request{Event: vcjob.OutOfSyncEvent}); err != nil {
 		return err
 	}
 	if err := w.startAll(); err != nil {
@@ -113,7 +114,7 @@ func run() error {
 	}
 	fmt.Println("# the workers are gone: the job completes")
 	w.c.FinishTerminating()
-	if err := w.step(vcjob.Request{Event: vcjob.OutOfSyncEvent}); err != nil {
+	if err := w.step(request.Request{Event: vcjob.OutOfSyncEvent}); err != nil {
 		return err
 	}
 	final := w.c.Job(w.ns, w.name).Status
@@ -164,7 +165,7 @@ func (w *world) startAll() error {
 // step resolves one request against the stored job and, unless the policy
 // delays it, runs the action through the state machine; it prints what
 // happened.
-func (w *world) step(req vcjob.Request) error {
+func (w *world) step(req request.Request) error {
 	req.Namespace, req.JobName = w.ns, w.name
 	ji, err := w.c.JobInfo(w.ns, w.name)
 	if err != nil {
@@ -217,11 +218,11 @@ func printEvents(events []record.Event) {
 
 // podRequest is the request a pod event raises, as Volcano's event handlers
 // build it from the pod's annotations.
-func (w *world) podRequest(name string, event vcjob.Event, exitCode int32) vcjob.Request {
+func (w *world) podRequest(name string, event vcjob.Event, exitCode int32) request.Request {
 	p := w.c.Pod(w.ns, name)
 	var version int
 	fmt.Sscan(p.Annotations[vcjob.JobVersionKey], &version)
-	return vcjob.Request{
+	return request.Request{
 		JobUID: w.c.Job(w.ns, w.name).UID, TaskName: p.Annotations[vcjob.TaskSpecKey],
 		PodName: p.Name, PodUID: p.UID, Event: event, ExitCode: exitCode, JobVersion: int32(version),
 	}
@@ -241,7 +242,7 @@ func (w *world) setPhase(name string, phase corev1.PodPhase, exitCode int32) {
 	w.c.PutPod(p)
 }
 
-func describe(r vcjob.Request) string {
+func describe(r request.Request) string {
 	s := string(r.Event)
 	if s == "" {
 		s = "(PodGroup changed)"

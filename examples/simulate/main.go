@@ -19,9 +19,9 @@ import (
 	"io"
 	"os"
 
-	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/examples/timeline"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 func main() {
@@ -34,7 +34,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	jobPath := fs.String("job", "", "the job manifest (YAML or JSON)")
 	name := fs.String("name", "", "the job to simulate, when the manifest holds several")
 	output := fs.String("o", "text", "output: text, json (JSON Lines) or html (a timeline page)")
-	semantics := fs.String("semantics", "volcano", "the semantics profile: volcano, corrected, or corrections by name, comma-separated (vcjob.ParseSemantics)")
+	profile := fs.String("semantics", "volcano", "the semantics profile: volcano, corrected, or corrections by name, comma-separated (semantics.Parse)")
 	compare := fs.Bool("compare", false, "run the scenario under Volcano's semantics and under -semantics (corrected when volcano), and print where they first diverge")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: simulate -job JOB.yaml [-name JOB] [-o text|json|html] [-semantics corrected] [-compare] SCENARIO\n\n")
@@ -61,13 +61,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "simulate: one scenario file is needed after the flags, got %d arguments; -help lists the scenario commands\n", fs.NArg())
 		return 2
 	}
-	sem, err := vcjob.ParseSemantics(vcjob.Semantics{}, *semantics)
+	sem, err := semantics.Parse(semantics.Profile{}, *profile)
 	if err != nil {
 		fmt.Fprintln(stderr, "simulate: -semantics:", err)
 		return 2
 	}
 	if *compare && sem.IsVolcano() {
-		sem = vcjob.Corrected()
+		sem = semantics.Corrected()
 	}
 	if err := runFiles(*jobPath, *name, fs.Arg(0), *output, sem, *compare, stdout); err != nil {
 		fmt.Fprintln(stderr, "simulate:", err)
@@ -78,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runFiles reads the job before the scenario, so that a broken job is
 // reported first.
-func runFiles(jobPath, name, scenarioPath, output string, sem vcjob.Semantics, compare bool, w io.Writer) error {
+func runFiles(jobPath, name, scenarioPath, output string, sem semantics.Profile, compare bool, w io.Writer) error {
 	manifest, err := os.ReadFile(jobPath)
 	if err != nil {
 		return err

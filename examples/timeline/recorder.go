@@ -11,6 +11,7 @@ import (
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -224,7 +225,7 @@ func (r *Recorder) Recorded(events []record.Event, now time.Time) {
 }
 
 // Requeued adds the requeue of a failed step to its marker's details.
-func (r *Recorder) Requeued(_ vcjob.Request, requeues int, due time.Time) {
+func (r *Recorder) Requeued(_ request.Request, requeues int, due time.Time) {
 	if len(r.data.Markers) == 0 {
 		return
 	}
@@ -325,7 +326,7 @@ func list(names []string) string {
 	return strings.Join(names, " ")
 }
 
-func describeTarget(t vcjob.Target) string {
+func describeTarget(t request.Target) string {
 	switch t.Level {
 	case vcjob.TaskLevel:
 		return "task " + t.TaskName

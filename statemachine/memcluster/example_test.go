@@ -10,6 +10,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/validation"
@@ -50,7 +51,7 @@ func Example() {
 	cluster.PutJob(job)
 
 	// One controller step: resolve a request, execute the action.
-	step := func(req vcjob.Request) {
+	step := func(req request.Request) {
 		req.Namespace, req.JobName = job.Namespace, job.Name
 		ji, err := cluster.JobInfo(job.Namespace, job.Name)
 		if err != nil {
@@ -64,13 +65,13 @@ func Example() {
 		}
 		fmt.Printf("%-9s -> %-10s by %-34s phase %s\n", req.Event, d.Action, d.Rule, cluster.Job(job.Namespace, job.Name).Status.State.Phase)
 	}
-	step(vcjob.Request{Event: vcjob.OutOfSyncEvent}) // a new job: its PodGroup is created, no pods yet
+	step(request.Request{Event: vcjob.OutOfSyncEvent}) // a new job: its PodGroup is created, no pods yet
 	cluster.SetPodGroupPhase("ml", podgroup.Name(job), podgroup.PhaseInqueue)
-	step(vcjob.Request{Event: vcjob.OutOfSyncEvent}) // the gang is admitted: the pods are created
+	step(request.Request{Event: vcjob.OutOfSyncEvent}) // the gang is admitted: the pods are created
 	if _, err := cluster.FailPod("ml", "mnist-ddp-worker-1", 137); err != nil {
 		panic(err)
 	}
-	step(vcjob.Request{Event: vcjob.PodFailedEvent, TaskName: "worker", PodName: "mnist-ddp-worker-1", ExitCode: 137})
+	step(request.Request{Event: vcjob.PodFailedEvent, TaskName: "worker", PodName: "mnist-ddp-worker-1", ExitCode: 137})
 	fmt.Println("created:", len(cluster.Journal.Created), "deleted:", cluster.Journal.Deleted)
 	// Output:
 	// OutOfSync -> SyncJob    by internal event                     phase Pending

@@ -9,7 +9,7 @@
 //	c.PutPod(pod)
 //	c.SetPodGroupPhase("ns", podgroup.Name(job), podgroup.PhaseRunning)
 //	ji, _ := c.JobInfo("ns", job.Name)
-//	_, err := statemachine.Execute(ctx, c, ji, vcjob.RestartJobAction, vcjob.Target{})
+//	_, err := statemachine.Execute(ctx, c, ji, vcjob.RestartJobAction, request.Target{})
 //	fmt.Println(c.Journal.Deleted, c.Journal.Events)
 //
 // Every API call of the cluster honours its context: once ctx is done, the
@@ -31,9 +31,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -155,7 +158,7 @@ type Cluster struct {
 	Recount bool
 	// Semantics are handed to the plans (statemachine.Applied.Semantics);
 	// the zero value decides as Volcano does.
-	Semantics vcjob.Semantics
+	Semantics semantics.Profile
 
 	Journal Journal
 
@@ -302,7 +305,7 @@ func (c *Cluster) nextRV() string {
 
 // Get returns a snapshot of the job under key (namespace/name), so the
 // cluster can stand in for a cache.
-func (c *Cluster) Get(k string) (*vcjob.JobInfo, error) {
+func (c *Cluster) Get(k string) (*jobinfo.Info, error) {
 	ns, name, _ := strings.Cut(k, "/")
 	job := c.jobs[key(ns, name)]
 	if job == nil {
@@ -385,12 +388,12 @@ func (c *Cluster) PodGroup(job *vcjob.Job) statemachine.PodGroupState {
 }
 
 // JobInfo snapshots a job and its pods.
-func (c *Cluster) JobInfo(namespace, name string) (*vcjob.JobInfo, error) {
+func (c *Cluster) JobInfo(namespace, name string) (*jobinfo.Info, error) {
 	job := c.Job(namespace, name)
 	if job == nil {
 		return nil, fmt.Errorf("memcluster: job %s/%s not found", namespace, name)
 	}
-	return vcjob.NewJobInfo(job, c.Pods(namespace, name)...)
+	return jobinfo.New(job, c.Pods(namespace, name)...)
 }
 
 // FinishTerminating removes every pod that has a deletionTimestamp and
@@ -413,7 +416,7 @@ func (c *Cluster) FinishTerminating() []string {
 
 // SyncJob applies statemachine.PlanSync through statemachine.Applied; its
 // Events go to the journal.
-func (c *Cluster) SyncJob(ctx context.Context, ji *vcjob.JobInfo, update statemachine.UpdateStatusFunc) error {
+func (c *Cluster) SyncJob(ctx context.Context, ji *jobinfo.Info, update statemachine.UpdateStatusFunc) error {
 	a := c.applied()
 	err := a.SyncJob(ctx, ji, update)
 	c.Record(a.Last.Events)
@@ -422,7 +425,7 @@ func (c *Cluster) SyncJob(ctx context.Context, ji *vcjob.JobInfo, update statema
 
 // KillJob applies statemachine.PlanKillJob through statemachine.Applied;
 // its Events go to the journal.
-func (c *Cluster) KillJob(ctx context.Context, ji *vcjob.JobInfo, retain statemachine.Retain, update statemachine.UpdateStatusFunc) error {
+func (c *Cluster) KillJob(ctx context.Context, ji *jobinfo.Info, retain statemachine.Retain, update statemachine.UpdateStatusFunc) error {
 	a := c.applied()
 	err := a.KillJob(ctx, ji, retain, update)
 	c.Record(a.Last.Events)
@@ -431,7 +434,7 @@ func (c *Cluster) KillJob(ctx context.Context, ji *vcjob.JobInfo, retain statema
 
 // KillTarget applies statemachine.PlanKillTarget through
 // statemachine.Applied; its Events go to the journal.
-func (c *Cluster) KillTarget(ctx context.Context, ji *vcjob.JobInfo, target vcjob.Target, update statemachine.UpdateStatusFunc) error {
+func (c *Cluster) KillTarget(ctx context.Context, ji *jobinfo.Info, target request.Target, update statemachine.UpdateStatusFunc) error {
 	a := c.applied()
 	err := a.KillTarget(ctx, ji, target, update)
 	c.Record(a.Last.Events)

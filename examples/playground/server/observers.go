@@ -3,9 +3,9 @@ package server
 import (
 	"time"
 
-	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -22,7 +22,7 @@ func (b both) Recorded(events []record.Event, now time.Time) {
 	b[1].Recorded(events, now)
 }
 
-func (b both) Requeued(req vcjob.Request, requeues int, due time.Time) {
+func (b both) Requeued(req request.Request, requeues int, due time.Time) {
 	b[0].Requeued(req, requeues, due)
 	b[1].Requeued(req, requeues, due)
 }

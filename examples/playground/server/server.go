@@ -13,6 +13,7 @@ import (
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/examples/timeline"
 	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -84,7 +85,7 @@ func Check(manifest, script string) Result {
 		return r
 	}
 	job := jobs[0]
-	r.Job = vcjob.JobKey(job.Namespace, job.Name)
+	r.Job = request.JobKey(job.Namespace, job.Name)
 	if len(jobs) > 1 {
 		r.Note = "the manifest holds several jobs: the playground reads the first"
 	}

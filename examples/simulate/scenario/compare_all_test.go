@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 // Every scenario of testdata also runs under the corrected semantics
@@ -33,7 +33,7 @@ func TestScenariosRunCorrected(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		report := Compare(job, script, vcjob.Corrected())
+		report := Compare(job, script, semantics.Corrected())
 		if i := strings.Index(report, "\nerror: "); i >= 0 {
 			line := strings.SplitN(report[i+1:], "\n", 2)[0]
 			if strings.Contains(line, "did not settle") {

@@ -16,6 +16,8 @@ import (
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/validation"
@@ -57,7 +59,7 @@ func requeueDelay(failures int) time.Duration {
 
 // retry is a requeued request and when the rate limiter hands it back.
 type retry struct {
-	req vcjob.Request
+	req request.Request
 	due time.Time
 }
 
@@ -75,7 +77,7 @@ type sim struct {
 	cluster *memcluster.Cluster
 	cache   *cache.Cache
 	step    *worker.Step
-	queue   []vcjob.Request
+	queue   []request.Request
 	out     Observer
 	// podGroup is the PodGroup phase last reported ("" none).
 	podGroup string
@@ -85,13 +87,13 @@ type sim struct {
 	// failures counts each failed request's requeues since it last
 	// succeeded (the work queue's NumRequeues); retries are the requeued
 	// requests, by due time.
-	failures map[vcjob.Request]int
+	failures map[request.Request]int
 	retries  []retry
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
 // embedder's choice; the job's own annotation applies on top).
-func newSim(job *vcjob.Job, out Observer, sem vcjob.Semantics) (*sim, error) {
+func newSim(job *vcjob.Job, out Observer, sem semantics.Profile) (*sim, error) {
 	s := &sim{ctx: context.Background(), ns: job.Namespace, job: job.Name, now: Start, out: out}
 	var pods int32
 	for _, t := range job.Spec.Tasks {
@@ -326,7 +328,7 @@ func (s *sim) advance(d time.Duration) error {
 // requeues the request that registered it and then forgets its failures,
 // as Volcano's timer does (it calls Forget right after the requeue), so
 // it never reaches the limit that way.
-func (s *sim) failed(req vcjob.Request, rec worker.Record, fired bool) {
+func (s *sim) failed(req request.Request, rec worker.Record, fired bool) {
 	if rec.Err == nil {
 		delete(s.failures, req)
 		return
@@ -338,7 +340,7 @@ func (s *sim) failed(req vcjob.Request, rec worker.Record, fired bool) {
 		return
 	}
 	if s.failures == nil {
-		s.failures = map[vcjob.Request]int{}
+		s.failures = map[request.Request]int{}
 	}
 	s.failures[req] = n + 1
 	due := s.now.Add(requeueDelay(n))
@@ -424,7 +426,7 @@ func (s *sim) observe() {
 		if ch.NewJob != nil {
 			s.gc.noteJob(ch.NewJob)
 		}
-		var req vcjob.Request
+		var req request.Request
 		var ok bool
 		switch {
 		case ch.NewJob != nil && ch.OldJob == nil:

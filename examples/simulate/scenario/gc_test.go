@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -85,12 +85,12 @@ func TestGCJSON(t *testing.T) {
 // changesOnly is an Observer that is no GCObserver: it sees the pods go.
 type changesOnly struct{ gone []string }
 
-func (c *changesOnly) Command(int, string, time.Time)         {}
-func (c *changesOnly) Record(worker.Record)                   {}
-func (c *changesOnly) PodGroup(string, time.Time)             {}
-func (c *changesOnly) End(string)                             {}
-func (c *changesOnly) Recorded([]record.Event, time.Time)     {}
-func (c *changesOnly) Requeued(vcjob.Request, int, time.Time) {}
+func (c *changesOnly) Command(int, string, time.Time)           {}
+func (c *changesOnly) Record(worker.Record)                     {}
+func (c *changesOnly) PodGroup(string, time.Time)               {}
+func (c *changesOnly) End(string)                               {}
+func (c *changesOnly) Recorded([]record.Event, time.Time)       {}
+func (c *changesOnly) Requeued(request.Request, int, time.Time) {}
 func (c *changesOnly) Changes(chs []memcluster.Change, _ time.Time) {
 	for _, ch := range chs {
 		if ch.Type == memcluster.Deleted && ch.OldPod != nil {

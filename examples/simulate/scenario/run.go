@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -60,7 +61,7 @@ type Options struct {
 	// Semantics are the corrections the simulated controller decides
 	// under (the job's vcjob.dev/semantics annotation applies on top);
 	// the zero value is Volcano's semantics.
-	Semantics vcjob.Semantics
+	Semantics semantics.Profile
 }
 
 // RunWith is Run with options.

@@ -10,6 +10,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -29,7 +30,7 @@ type Observer interface {
 	Command(line int, text string, now time.Time)
 	Record(r worker.Record)
 	Recorded(events []record.Event, now time.Time)
-	Requeued(req vcjob.Request, requeues int, due time.Time)
+	Requeued(req request.Request, requeues int, due time.Time)
 	Changes(chs []memcluster.Change, now time.Time)
 	PodGroup(phase string, now time.Time)
 	End(summary string)
@@ -66,7 +67,7 @@ func (t textTranscript) Recorded(events []record.Event, _ time.Time) {
 	}
 }
 
-func (t textTranscript) Requeued(_ vcjob.Request, requeues int, due time.Time) {
+func (t textTranscript) Requeued(_ request.Request, requeues int, due time.Time) {
 	fmt.Fprintf(t.w, "    requeue  %d of %d, again at %s\n", requeues, MaxRequeue, offset(due))
 }
 
@@ -204,7 +205,7 @@ func (t jsonTranscript) Recorded(events []record.Event, now time.Time) {
 }
 
 // Requeued writes {"requeued": request, "requeues": n, "due": ...}.
-func (t jsonTranscript) Requeued(req vcjob.Request, requeues int, due time.Time) {
+func (t jsonTranscript) Requeued(req request.Request, requeues int, due time.Time) {
 	_ = t.enc.Encode(map[string]any{"requeued": req, "requeues": requeues, "due": due})
 }
 
@@ -226,7 +227,7 @@ func offset(t time.Time) string { return "+" + t.Sub(Start).String() }
 // Describe names a request as the transcripts and the timeline show it:
 // the event (or command), the pod, the exit code, "disrupted", and the
 // job version it carries where it carries one.
-func Describe(r vcjob.Request) string {
+func Describe(r request.Request) string {
 	var parts []string
 	switch {
 	case r.Action != "":
@@ -253,7 +254,7 @@ func Describe(r vcjob.Request) string {
 	return strings.Join(parts, " ")
 }
 
-func describeTarget(t vcjob.Target, r vcjob.Request) string {
+func describeTarget(t request.Target, r request.Request) string {
 	switch t.Level {
 	case vcjob.TaskLevel:
 		return "task " + t.TaskName

@@ -11,13 +11,12 @@ import (
 
 	"k8s.io/client-go/dynamic"
 
-	"github.com/vcjob/vcjob"
-
 	"github.com/vcjob/vcjob/examples/controller/internal/admission"
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	"github.com/vcjob/vcjob/examples/controller/internal/jobcontroller"
 	"github.com/vcjob/vcjob/examples/controller/internal/leader"
 	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 // Options are the process's settings (main.go's flags).
@@ -48,7 +47,7 @@ type Options struct {
 // at once (every replica serves admission), the controllers while this
 // replica leads (or at once, without --leader-elect).
 func Run(ctx context.Context, o Options) error {
-	sem, err := vcjob.ParseSemantics(vcjob.Semantics{}, o.Semantics)
+	sem, err := semantics.Parse(semantics.Profile{}, o.Semantics)
 	if err != nil {
 		return fmt.Errorf("--semantics: %w", err)
 	}
@@ -107,7 +106,7 @@ func Run(ctx context.Context, o Options) error {
 // starts the informers once every controller has taken its own, and runs
 // the controllers until ctx is done. The CronJob and TTL controllers will
 // sit beside the job controller here, on the same factories.
-func runControllers(ctx context.Context, o Options, sem vcjob.Semantics, set *clients.Set, m *metrics.Metrics, current *atomic.Pointer[jobcontroller.Controller]) error {
+func runControllers(ctx context.Context, o Options, sem semantics.Profile, set *clients.Set, m *metrics.Metrics, current *atomic.Pointer[jobcontroller.Controller]) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	pods := clients.NewJobPodInformerFactory(set.Kube, 0)

@@ -25,6 +25,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
@@ -209,8 +210,8 @@ func (f *fixture) drain(d time.Duration) {
 	}
 }
 
-func request(event vcjob.Event) vcjob.Request {
-	return vcjob.Request{Namespace: "ns", JobName: "demo", JobUID: "job-uid", Event: event}
+func demoRequest(event vcjob.Event) request.Request {
+	return request.Request{Namespace: "ns", JobName: "demo", JobUID: "job-uid", Event: event}
 }
 
 func TestCreatePodAlreadyExistsCountsAsCreated(t *testing.T) {
@@ -223,7 +224,7 @@ func TestCreatePodAlreadyExistsCountsAsCreated(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	rec := f.c.shards[0].step.Process(context.Background(), request(vcjob.OutOfSyncEvent), time.Now())
+	rec := f.c.shards[0].step.Process(context.Background(), demoRequest(vcjob.OutOfSyncEvent), time.Now())
 	if rec.Err != nil {
 		t.Fatalf("step failed: %v", rec.Err)
 	}
@@ -245,7 +246,7 @@ func TestCreatePodErrorFailsStepWithoutStatusWrite(t *testing.T) {
 	f.kube.PrependReactor("create", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewInternalError(errors.New("etcd is down"))
 	})
-	rec := f.c.shards[0].step.Process(context.Background(), request(vcjob.OutOfSyncEvent), time.Now())
+	rec := f.c.shards[0].step.Process(context.Background(), demoRequest(vcjob.OutOfSyncEvent), time.Now())
 	if rec.Err == nil || !strings.Contains(rec.Err.Error(), "etcd is down") {
 		t.Fatalf("step error = %v, want the create failure", rec.Err)
 	}
@@ -262,7 +263,7 @@ func TestUpdateStatusTwiceInOneSync(t *testing.T) {
 	f := newFixture(t, job)
 	f.putPodGroup(job, podgroup.PhaseInqueue)
 
-	rec := f.c.shards[0].step.Process(context.Background(), request(vcjob.OutOfSyncEvent), time.Now())
+	rec := f.c.shards[0].step.Process(context.Background(), demoRequest(vcjob.OutOfSyncEvent), time.Now())
 	if rec.Err != nil {
 		t.Fatalf("step failed: %v", rec.Err)
 	}
@@ -302,7 +303,7 @@ func TestStatusConflictIsRequeuedThenTerminates(t *testing.T) {
 		return true, nil, apierrors.NewConflict(clients.JobsResource.GroupResource(), u.GetName(), errors.New("the object has been modified"))
 	})
 	// A running job whose status differs from the counts: the sync writes.
-	f.c.enqueue(request(vcjob.OutOfSyncEvent))
+	f.c.enqueue(demoRequest(vcjob.OutOfSyncEvent))
 	f.drain(300 * time.Millisecond)
 
 	if got := conflicts.Load(); got != 3 {
@@ -396,7 +397,7 @@ func TestKillWithFailingDeleteIsRequeued(t *testing.T) {
 		}
 		return false, nil, nil
 	})
-	req := vcjob.Request{Namespace: "ns", JobName: "demo", Event: vcjob.CommandIssuedEvent, Action: vcjob.AbortJobAction}
+	req := request.Request{Namespace: "ns", JobName: "demo", Event: vcjob.CommandIssuedEvent, Action: vcjob.AbortJobAction}
 	s := f.c.shards[0]
 	s.handle(context.Background(), item{Req: req})
 	if n := len(f.writes()); n != 0 {

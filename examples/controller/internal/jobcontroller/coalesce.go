@@ -2,11 +2,13 @@ package jobcontroller
 
 import (
 	"context"
+
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/klog/v2"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -95,7 +97,7 @@ var _ statemachine.Applier = shardApplier{}
 // (coalescing) is held back; any other is written, replacing what was
 // held back.
 func (a shardApplier) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
-	key := vcjob.JobKey(job.Namespace, job.Name)
+	key := request.JobKey(job.Namespace, job.Name)
 	a.s.rebase(key, job)
 	if !coalescing(&job.Status, status) {
 		if err := a.Applier.UpdateStatus(ctx, job, status); err != nil {
@@ -136,7 +138,7 @@ func (a shardApplier) DeletePod(ctx context.Context, pod *corev1.Pod) error {
 // UpdateJob implements statemachine.Applier, after the job's deferred
 // status is written.
 func (a shardApplier) UpdateJob(ctx context.Context, job *vcjob.Job) error {
-	key := vcjob.JobKey(job.Namespace, job.Name)
+	key := request.JobKey(job.Namespace, job.Name)
 	if err := a.s.flush(ctx, key); err != nil {
 		return err
 	}
@@ -170,7 +172,7 @@ func (s *shard) defer_(key string, job *vcjob.Job) {
 		return
 	}
 	s.pending[key] = &pendingStatus{job: job}
-	flush := item{Kind: kindFlush, Req: vcjob.Request{Namespace: job.Namespace, JobName: job.Name}}
+	flush := item{Kind: kindFlush, Req: request.Request{Namespace: job.Namespace, JobName: job.Name}}
 	if h := s.c.cfg.StatusHold; h > 0 {
 		s.queue.AddAfter(flush, h)
 		return
@@ -187,7 +189,7 @@ func (s *shard) flushFor(ctx context.Context, pod *corev1.Pod) error {
 	if name == "" {
 		name = pod.Annotations[vcjob.JobNameKey]
 	}
-	return s.flush(ctx, vcjob.JobKey(pod.Namespace, name))
+	return s.flush(ctx, request.JobKey(pod.Namespace, name))
 }
 
 // flush writes key's deferred status, on the newest job the cache holds.
@@ -242,7 +244,7 @@ func (s *shard) overlay(namespace, name string) {
 	if len(s.pending) == 0 {
 		return
 	}
-	key := vcjob.JobKey(namespace, name)
+	key := request.JobKey(namespace, name)
 	p := s.pending[key]
 	if p == nil {
 		return
@@ -268,7 +270,7 @@ func (s *shard) overlay(namespace, name string) {
 // failure is retried with the queue's rate limiting, and given up (with
 // the status left to the job's next write) after MaxRequeue tries.
 func (s *shard) flushItem(ctx context.Context, it item) {
-	key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+	key := request.JobKey(it.Req.Namespace, it.Req.JobName)
 	if err := s.flush(ctx, key); err != nil {
 		n := s.queue.NumRequeues(it)
 		if s.c.cfg.MaxRequeue < 0 || n < s.c.cfg.MaxRequeue {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 )
@@ -122,7 +123,7 @@ func TestFinishedJobKillsWriteOnce(t *testing.T) {
 	p1 := f.putPod(job, 1, corev1.PodSucceeded)
 	for _, p := range []*corev1.Pod{p0, p1} {
 		for _, ev := range []vcjob.Event{vcjob.PodPendingEvent, vcjob.OutOfSyncEvent, vcjob.TaskCompletedEvent} {
-			r := request(ev)
+			r := demoRequest(ev)
 			r.PodName, r.PodUID, r.TaskName = p.Name, p.UID, "worker"
 			f.c.enqueue(r)
 		}
@@ -166,7 +167,7 @@ func TestHeldBackStatusSurvivesInformerUpdate(t *testing.T) {
 	if err := f.c.jobs.Update(server); err != nil {
 		t.Fatal(err)
 	}
-	s.handle(context.Background(), item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	s.handle(context.Background(), item{Kind: kindRequest, Req: demoRequest(vcjob.OutOfSyncEvent)})
 	if err := s.flush(context.Background(), "ns/demo"); err != nil {
 		t.Fatal(err)
 	}
@@ -198,12 +199,12 @@ func newRunningJob(t *testing.T) *runningJob {
 	r.p0 = r.f.putPod(job, 0, corev1.PodRunning)
 	r.p1 = r.f.putPod(job, 1, corev1.PodRunning)
 	r.s = r.f.c.shards[0]
-	r.step(request(vcjob.OutOfSyncEvent)) // the Running condition: written at once
+	r.step(demoRequest(vcjob.OutOfSyncEvent)) // the Running condition: written at once
 	r.log(true)
 	return r
 }
 
-func (r *runningJob) step(req vcjob.Request) {
+func (r *runningJob) step(req request.Request) {
 	r.s.handle(context.Background(), item{Kind: kindRequest, Req: req})
 }
 
@@ -213,7 +214,7 @@ func (r *runningJob) succeed(p *corev1.Pod) *corev1.Pod {
 	done := p.DeepCopy()
 	done.Status.Phase, done.ResourceVersion = corev1.PodSucceeded, "2"
 	r.f.c.jobs.OnPodUpdate(p, done)
-	r.step(request(vcjob.OutOfSyncEvent))
+	r.step(demoRequest(vcjob.OutOfSyncEvent))
 	return done
 }
 
@@ -231,7 +232,7 @@ func TestHeldBackStatusGoesOutBeforePods(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.f.c.jobs.OnPodDelete(done)
-	r.step(request(vcjob.OutOfSyncEvent))
+	r.step(demoRequest(vcjob.OutOfSyncEvent))
 	got := r.log(false)
 	// The held-back counts (one Running, one Succeeded), the pod, then the
 	// new pod's Pending count, which makes the job Pending: at once.
@@ -246,7 +247,7 @@ func TestHeldBackStatusGoesOutBeforePods(t *testing.T) {
 func TestKillAfterHeldBackStatus(t *testing.T) {
 	r := newRunningJob(t)
 	r.succeed(r.p1) // counts: held back
-	restart := request(vcjob.CommandIssuedEvent)
+	restart := demoRequest(vcjob.CommandIssuedEvent)
 	restart.Action = vcjob.RestartJobAction
 	r.step(restart)
 	if got := testutil.ToFloat64(r.f.c.metrics.RequestErrors); got != 0 {
@@ -290,7 +291,7 @@ func TestHeldBackStatusRetried(t *testing.T) {
 		}
 		return false, nil, nil
 	})
-	f.c.enqueue(request(vcjob.OutOfSyncEvent))
+	f.c.enqueue(demoRequest(vcjob.OutOfSyncEvent))
 	f.drain(200 * time.Millisecond)
 	w := f.writes()
 	if len(w) != 1 || w[0].Status.Version != 1 {
@@ -314,7 +315,7 @@ func TestHeldBackStatusWrittenOnShutdown(t *testing.T) {
 // A deleted job's held-back status is dropped, not written.
 func TestHeldBackStatusOfDeletedJobDropped(t *testing.T) {
 	f, s := heldBackKill(t)
-	s.handle(context.Background(), item{Kind: kindForget, Req: request("")})
+	s.handle(context.Background(), item{Kind: kindForget, Req: demoRequest("")})
 	f.drain(50 * time.Millisecond)
 	if w := f.writes(); len(w) != 0 {
 		t.Errorf("writes %v, want none for a deleted job", versions(w))
@@ -329,7 +330,7 @@ func heldBackKill(t *testing.T) (*fixture, *shard) {
 	f, _ := coalescingFixture(t, job)
 	f.putPod(job, 0, corev1.PodSucceeded)
 	s := f.c.shards[0]
-	s.handle(context.Background(), item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	s.handle(context.Background(), item{Kind: kindRequest, Req: demoRequest(vcjob.OutOfSyncEvent)})
 	if n := len(s.pending); n != 1 {
 		t.Fatalf("%d statuses held back after a finished job's kill, want 1", n)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/vcjob/vcjob"
 	jobcache "github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/plugins"
+	"github.com/vcjob/vcjob/semantics"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
@@ -71,10 +72,10 @@ type Config struct {
 	// in order once it has succeeded or been given up (retries.go). Off,
 	// later requests overtake the failed one, as in Volcano's queue.
 	OrderedRetries bool
-	// Semantics are the decisions' semantics (vcjob.Semantics; each job's
+	// Semantics are the decisions' semantics (semantics.Profile; each job's
 	// vcjob.dev/semantics annotation applies on top). The zero value is
 	// Volcano's.
-	Semantics vcjob.Semantics
+	Semantics semantics.Profile
 }
 
 // Controller is a Volcano Job controller: informers feed vcjob's cache,

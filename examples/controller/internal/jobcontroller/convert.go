@@ -49,7 +49,7 @@ func jobOfPodGroup(pg *podgroup.PodGroup) string {
 
 var jobGVK = vcjob.SchemeGroupVersion.WithKind(vcjob.JobKind)
 
-// splitKey splits a job key (vcjob.JobKey) into namespace and name.
+// splitKey splits a job key (request.JobKey) into namespace and name.
 func splitKey(key string) (namespace, name string) {
 	namespace, name, _ = cache.SplitMetaNamespaceKey(key) // never fails on a namespace/name key
 	return namespace, name

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	jobcache "github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/request"
 )
 
 // JobView is what the controller holds for one job, the answer to "why
@@ -66,7 +67,7 @@ func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
 		return JobView{}, err
 	}
 	defer ji.Release()
-	v := JobView{Job: vcjob.JobKey(namespace, name), Phase: ji.Job.Status.State.Phase, Version: ji.Job.Status.Version,
+	v := JobView{Job: request.JobKey(namespace, name), Phase: ji.Job.Status.State.Phase, Version: ji.Job.Status.Version,
 		RetryCount: ji.Job.Status.RetryCount, Status: *ji.Job.Status.DeepCopy(), Pods: []PodView{}}
 	for task, p := range ji.Pods() {
 		v.Pods = append(v.Pods, PodView{Name: p.Name, Task: task, Phase: string(p.Status.Phase),
@@ -94,7 +95,7 @@ func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
 		return v, nil
 	}
 	defer s.mu.Unlock()
-	key := vcjob.JobKey(namespace, name)
+	key := request.JobKey(namespace, name)
 	if h := s.held[key]; h != nil {
 		v.Retrying, v.Parked = h.failed.Req.String(), len(h.parked)
 	}

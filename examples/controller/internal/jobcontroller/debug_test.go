@@ -16,6 +16,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
 
 	vcfake "github.com/vcjob/vcjob/examples/controller/internal/clients/fake"
 )
@@ -92,7 +93,7 @@ func TestJobViewHandler(t *testing.T) {
 
 	// What the worker holds back for the job.
 	s := c.shardOf("ns", "j")
-	failed := item{Kind: kindRequest, Req: vcjob.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}}
+	failed := item{Kind: kindRequest, Req: request.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}}
 	s.held = map[string]*heldJob{"ns/j": {failed: failed, parked: []item{{Kind: kindRequest}, {Kind: kindRequest}}}}
 	s.waiting = map[string][]item{"ns/j": {{Kind: kindRequest}}}
 	s.pending = map[string]*pendingStatus{"ns/j": {job: job}}

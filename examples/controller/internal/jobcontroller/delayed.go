@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 // fireDue runs every delayed action that has come due. One that fails is
@@ -13,7 +13,7 @@ import (
 func (s *shard) fireDue(ctx context.Context) {
 	now := s.c.now()
 	for _, e := range s.step.Delays.Due(now) {
-		if h := s.held[vcjob.JobKey(e.Request.Namespace, e.Request.JobName)]; h != nil {
+		if h := s.held[request.JobKey(e.Request.Namespace, e.Request.JobName)]; h != nil {
 			// Its job waits for a failed request: the action waits behind
 			// it, as a request carrying the action (same target).
 			req := e.Request

@@ -132,7 +132,7 @@ func TestJobAwaitsItsCreatedPods(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := f.c.shards[0]
-	s.handle(context.Background(), item{Kind: kindRequest, Req: request(vcjob.OutOfSyncEvent)})
+	s.handle(context.Background(), item{Kind: kindRequest, Req: demoRequest(vcjob.OutOfSyncEvent)})
 	if got := total(f.c.metrics.Requests); got != 0 {
 		t.Errorf("%v requests processed while the job awaits its pods, want 0", got)
 	}
@@ -148,7 +148,7 @@ func TestAwaitedPodsAddEventWakesTheJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := f.c.shards[0]
-	first, second := request(vcjob.OutOfSyncEvent), request(vcjob.PodPendingEvent)
+	first, second := demoRequest(vcjob.OutOfSyncEvent), demoRequest(vcjob.PodPendingEvent)
 	second.PodName = p0.Name
 	s.handle(context.Background(), item{Kind: kindRequest, Req: first})
 	s.handle(context.Background(), item{Kind: kindRequest, Req: second})

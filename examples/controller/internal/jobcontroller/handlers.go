@@ -7,6 +7,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	jobcache "github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -89,7 +90,7 @@ func (c *Controller) deleteJob(obj any) {
 	if err := c.jobs.OnJobDelete(job); err != nil {
 		klog.V(4).InfoS("Job delete not cached", "job", klog.KObj(job), "err", err)
 	}
-	c.shardOf(job.Namespace, job.Name).queue.Add(item{Kind: kindForget, Req: vcjob.Request{Namespace: job.Namespace, JobName: job.Name}})
+	c.shardOf(job.Namespace, job.Name).queue.Add(item{Kind: kindForget, Req: request.Request{Namespace: job.Namespace, JobName: job.Name}})
 }
 
 func (c *Controller) addPod(obj any) {
@@ -131,7 +132,7 @@ func (c *Controller) wake(job string, last bool) {
 		return
 	}
 	ns, name := splitKey(job)
-	c.shardOf(ns, name).queue.Add(item{Kind: kindWake, Req: vcjob.Request{Namespace: ns, JobName: name}})
+	c.shardOf(ns, name).queue.Add(item{Kind: kindWake, Req: request.Request{Namespace: ns, JobName: name}})
 }
 
 // deletePodGroup forgets a PodGroup the controller deleted, now that the

@@ -5,9 +5,9 @@ import (
 
 	"k8s.io/client-go/tools/cache"
 
-	"github.com/vcjob/vcjob"
 	jobcache "github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/request"
 )
 
 // registerHandlers takes the controller's informers from the shared
@@ -49,7 +49,7 @@ func (c *Controller) shardOf(namespace, job string) *shard {
 	return c.shards[jobcache.Shard(namespace, job, len(c.shards))]
 }
 
-func (c *Controller) enqueue(req vcjob.Request) {
+func (c *Controller) enqueue(req request.Request) {
 	c.shardOf(req.Namespace, req.JobName).queue.Add(item{Kind: kindRequest, Req: req})
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/vcjob/vcjob"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/request"
 )
 
 // CreatePod implements statemachine.Applier; AlreadyExists is success (the
@@ -25,7 +26,7 @@ func (a *Applier) CreatePod(parent context.Context, pod *corev1.Pod) error {
 	}
 	// Expected before it is sent: the pod's add event may come before
 	// the answer.
-	a.Expectations.ExpectPodCreation(key, vcjob.JobKey(pod.Namespace, pod.Annotations[vcjob.JobNameKey]))
+	a.Expectations.ExpectPodCreation(key, request.JobKey(pod.Namespace, pod.Annotations[vcjob.JobNameKey]))
 	ctx, cancel := callContext(parent)
 	defer cancel()
 	_, err := a.Kube.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: clients.FieldManager})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 // A job killed for a restart leaves Restarting on a sync that finds its
@@ -25,13 +26,13 @@ import (
 // A new job in Pending waits for the same move, and is stuck the same way.
 func TestJobGetsItsPodsWhenARelistShowsItsPodGroupInqueue(t *testing.T) {
 	for _, phase := range []vcjob.JobPhase{vcjob.Restarting, vcjob.Pending} {
-		for _, sem := range []vcjob.Semantics{{}, {PodGroupPhaseOnAdd: true}} {
+		for _, sem := range []semantics.Profile{{}, {PodGroupPhaseOnAdd: true}} {
 			t.Run(string(phase)+"/"+sem.String(), func(t *testing.T) { testRelistShowsPodGroupInqueue(t, phase, sem) })
 		}
 	}
 }
 
-func testRelistShowsPodGroupInqueue(t *testing.T, phase vcjob.JobPhase, sem vcjob.Semantics) {
+func testRelistShowsPodGroupInqueue(t *testing.T, phase vcjob.JobPhase, sem semantics.Profile) {
 	job := newJob(t, phase)
 	if phase == vcjob.Restarting {
 		job.Status.Version, job.Status.RetryCount = 1, 1
@@ -42,7 +43,7 @@ func testRelistShowsPodGroupInqueue(t *testing.T, phase vcjob.JobPhase, sem vcjo
 	ctx := context.Background()
 
 	// The next controller's first sync: no PodGroup and no pods yet.
-	s.handle(context.Background(), item{Req: request(vcjob.OutOfSyncEvent)})
+	s.handle(context.Background(), item{Req: demoRequest(vcjob.OutOfSyncEvent)})
 	pg, err := f.vc.PodGroups("ns").Get(ctx, podgroup.Name(job), metav1.GetOptions{})
 	if err != nil {
 		t.Fatalf("the sync did not create the PodGroup: %v", err)

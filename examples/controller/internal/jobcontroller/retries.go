@@ -5,7 +5,7 @@ import (
 
 	"k8s.io/klog/v2"
 
-	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/worker"
 )
 
@@ -30,7 +30,7 @@ func (s *shard) wait(key string, it item) bool {
 		s.waiting = map[string][]item{}
 	}
 	s.waiting[key] = []item{it}
-	s.queue.AddAfter(item{Kind: kindWake, Req: vcjob.Request{Namespace: it.Req.Namespace, JobName: it.Req.JobName}}, s.c.expectations.ttl)
+	s.queue.AddAfter(item{Kind: kindWake, Req: request.Request{Namespace: it.Req.Namespace, JobName: it.Req.JobName}}, s.c.expectations.ttl)
 	return true
 }
 
@@ -85,7 +85,7 @@ func (s *shard) release(key string, it item) {
 // processNextReq does. A step stopped by the controller's own context is
 // neither: the next leader starts afresh.
 func (s *shard) failed(ctx context.Context, it item, rec worker.Record) {
-	key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+	key := request.JobKey(it.Req.Namespace, it.Req.JobName)
 	if ctx.Err() != nil {
 		s.queue.Forget(it)
 		return

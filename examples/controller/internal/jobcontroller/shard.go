@@ -9,7 +9,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
-	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -36,7 +36,7 @@ const (
 // requeues per request, as Volcano's queue of apis.Request does.
 type item struct {
 	Kind itemKind
-	Req  vcjob.Request
+	Req  request.Request
 }
 
 // shard is one worker: a rate-limited queue, and the processing step with
@@ -138,7 +138,7 @@ func (s *shard) handle(ctx context.Context, it item) {
 	case kindFlush:
 		s.flushItem(ctx, it)
 	case kindWake:
-		key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+		key := request.JobKey(it.Req.Namespace, it.Req.JobName)
 		if !s.c.expectations.Satisfied(key) {
 			// Another create since: its add event wakes the job again,
 			// or this, once the trust in it ends.
@@ -151,15 +151,15 @@ func (s *shard) handle(ctx context.Context, it item) {
 			s.handle(ctx, r)
 		}
 	case kindForget:
-		delete(s.waiting, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
-		delete(s.pending, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
-		delete(s.held, vcjob.JobKey(it.Req.Namespace, it.Req.JobName))
+		delete(s.waiting, request.JobKey(it.Req.Namespace, it.Req.JobName))
+		delete(s.pending, request.JobKey(it.Req.Namespace, it.Req.JobName))
+		delete(s.held, request.JobKey(it.Req.Namespace, it.Req.JobName))
 		if dropped := s.step.Delays.ForgetJob(it.Req.Namespace, it.Req.JobName); len(dropped) > 0 {
 			s.c.metrics.DelayCancelled.Add(float64(len(dropped)))
 			klog.V(2).InfoS("Dropped delayed actions of a deleted job", "job", klog.KRef(it.Req.Namespace, it.Req.JobName), "count", len(dropped))
 		}
 	default:
-		key := vcjob.JobKey(it.Req.Namespace, it.Req.JobName)
+		key := request.JobKey(it.Req.Namespace, it.Req.JobName)
 		if s.park(key, it) {
 			return
 		}

@@ -6,8 +6,8 @@ import (
 
 	"k8s.io/klog/v2"
 
-	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -28,7 +28,7 @@ func newStep(c *Controller, applier statemachine.Applier) *worker.Step {
 }
 
 // process runs the step on one request and records what it did.
-func (s *shard) process(ctx context.Context, req vcjob.Request) worker.Record {
+func (s *shard) process(ctx context.Context, req request.Request) worker.Record {
 	rec := s.step.Process(ctx, req, s.c.now())
 	s.record(rec)
 	return rec

@@ -1,4 +1,4 @@
-package vcjob_test
+package request_test
 
 import (
 	"encoding/json"
@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/request"
 )
 
 func TestTargetTakes(t *testing.T) {
@@ -22,12 +23,12 @@ func TestTargetTakes(t *testing.T) {
 		}
 		return p
 	}
-	task := vcjob.Target{Level: vcjob.TaskLevel, TaskName: "w"}
-	one := vcjob.Target{Level: vcjob.PodLevel, TaskName: "w", PodName: "j-w-1"}
-	part := vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "w", PodName: "j-w-1", PartitionID: "0"}
+	task := request.Target{Level: vcjob.TaskLevel, TaskName: "w"}
+	one := request.Target{Level: vcjob.PodLevel, TaskName: "w", PodName: "j-w-1"}
+	part := request.Target{Level: vcjob.PartitionLevel, TaskName: "w", PodName: "j-w-1", PartitionID: "0"}
 	for _, tt := range []struct {
 		name   string
-		target vcjob.Target
+		target request.Target
 		pod    *corev1.Pod
 		want   bool
 	}{
@@ -39,8 +40,8 @@ func TestTargetTakes(t *testing.T) {
 		{"partition: a member by label, whatever its index", part, pod("j-w-7", "w", "0"), true},
 		{"partition: another partition", part, pod("j-w-1", "w", "1"), false},
 		{"partition: no label", part, pod("j-w-1", "w", "-"), false},
-		{"partition: an empty id takes nothing", vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "w"}, pod("j-w-1", "w", ""), false},
-		{"job: a targeted kill of the job takes nothing", vcjob.Target{Level: vcjob.JobLevel}, pod("j-w-1", "", "-"), false},
+		{"partition: an empty id takes nothing", request.Target{Level: vcjob.PartitionLevel, TaskName: "w"}, pod("j-w-1", "w", ""), false},
+		{"job: a targeted kill of the job takes nothing", request.Target{Level: vcjob.JobLevel}, pod("j-w-1", "", "-"), false},
 	} {
 		if got := tt.target.Takes(tt.pod); got != tt.want {
 			t.Errorf("%s: Takes = %v, want %v", tt.name, got, tt.want)
@@ -50,40 +51,40 @@ func TestTargetTakes(t *testing.T) {
 
 func TestTargetJSONNamesTheLevel(t *testing.T) {
 	cases := []struct {
-		target vcjob.Target
+		target request.Target
 		json   string
 	}{
-		{vcjob.Target{}, `{"level":"job"}`},
-		{vcjob.Target{Level: vcjob.TaskLevel, TaskName: "worker"}, `{"level":"task","taskName":"worker"}`},
-		{vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "worker", PartitionID: "1"}, `{"level":"partition","taskName":"worker","partitionID":"1"}`},
-		{vcjob.Target{Level: vcjob.PodLevel, TaskName: "worker", PodName: "j-worker-0"}, `{"level":"pod","taskName":"worker","podName":"j-worker-0"}`},
+		{request.Target{}, `{"level":"job"}`},
+		{request.Target{Level: vcjob.TaskLevel, TaskName: "worker"}, `{"level":"task","taskName":"worker"}`},
+		{request.Target{Level: vcjob.PartitionLevel, TaskName: "worker", PartitionID: "1"}, `{"level":"partition","taskName":"worker","partitionID":"1"}`},
+		{request.Target{Level: vcjob.PodLevel, TaskName: "worker", PodName: "j-worker-0"}, `{"level":"pod","taskName":"worker","podName":"j-worker-0"}`},
 	}
 	for _, tc := range cases {
 		data, err := json.Marshal(tc.target)
 		require.NoError(t, err)
 		assert.JSONEq(t, tc.json, string(data))
-		var back vcjob.Target
+		var back request.Target
 		require.NoError(t, json.Unmarshal(data, &back))
 		assert.Equal(t, tc.target, back)
 	}
-	_, err := json.Marshal(vcjob.Target{Level: vcjob.Level(9)})
+	_, err := json.Marshal(request.Target{Level: vcjob.Level(9)})
 	assert.Error(t, err, "an unknown level is not written as a name it does not have")
-	var bad vcjob.Target
+	var bad request.Target
 	assert.Error(t, json.Unmarshal([]byte(`{"level":"cluster"}`), &bad))
 	assert.Error(t, json.Unmarshal([]byte(`{"level":0}`), &bad))
 }
 
 func TestTargetString(t *testing.T) {
 	for _, tc := range []struct {
-		t    vcjob.Target
+		t    request.Target
 		want string
 	}{
-		{vcjob.Target{}, "job"},
-		{vcjob.Target{Level: vcjob.JobLevel}, "job"},
-		{vcjob.Target{Level: vcjob.TaskLevel, TaskName: "worker"}, "task worker"},
-		{vcjob.Target{Level: vcjob.PodLevel, TaskName: "worker", PodName: "j-worker-1"}, "pod j-worker-1 of task worker"},
-		{vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "worker", PodName: "j-worker-5", PartitionID: "2"}, `partition "2" of task worker (from pod j-worker-5)`},
-		{vcjob.Target{Level: vcjob.PartitionLevel, TaskName: "worker"}, `partition "" of task worker`},
+		{request.Target{}, "job"},
+		{request.Target{Level: vcjob.JobLevel}, "job"},
+		{request.Target{Level: vcjob.TaskLevel, TaskName: "worker"}, "task worker"},
+		{request.Target{Level: vcjob.PodLevel, TaskName: "worker", PodName: "j-worker-1"}, "pod j-worker-1 of task worker"},
+		{request.Target{Level: vcjob.PartitionLevel, TaskName: "worker", PodName: "j-worker-5", PartitionID: "2"}, `partition "2" of task worker (from pod j-worker-5)`},
+		{request.Target{Level: vcjob.PartitionLevel, TaskName: "worker"}, `partition "" of task worker`},
 	} {
 		assert.Equal(t, tc.want, tc.t.String())
 	}

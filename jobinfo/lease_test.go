@@ -1,4 +1,4 @@
-package vcjob_test
+package jobinfo_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 )
 
 func leasePod(name string, phase corev1.PodPhase) *corev1.Pod {
@@ -23,13 +24,13 @@ func TestCopiesOfALeaseOutliveIt(t *testing.T) {
 	job := &vcjob.Job{ObjectMeta: metav1.ObjectMeta{Name: "j"}, Spec: vcjob.JobSpec{Tasks: []vcjob.TaskSpec{{Name: "w", Replicas: 2}}}}
 	for _, copyOf := range []struct {
 		name string
-		take func(*vcjob.JobInfo) *vcjob.JobInfo
+		take func(*jobinfo.Info) *jobinfo.Info
 	}{
-		{"clone", (*vcjob.JobInfo).Clone},
-		{"lease", (*vcjob.JobInfo).Lease},
+		{"clone", (*jobinfo.Info).Clone},
+		{"lease", (*jobinfo.Info).Lease},
 	} {
 		t.Run(copyOf.name, func(t *testing.T) {
-			owner, err := vcjob.NewJobInfo(job, leasePod("j-w-0", corev1.PodPending))
+			owner, err := jobinfo.New(job, leasePod("j-w-0", corev1.PodPending))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,7 +66,7 @@ func TestCopiesOfALeaseOutliveIt(t *testing.T) {
 // it was copied from for its own.
 func TestACopyThatLeasesStartsAboveWhatItShares(t *testing.T) {
 	job := &vcjob.Job{ObjectMeta: metav1.ObjectMeta{Name: "j"}, Spec: vcjob.JobSpec{Tasks: []vcjob.TaskSpec{{Name: "w", Replicas: 3}}}}
-	owner, err := vcjob.NewJobInfo(job)
+	owner, err := jobinfo.New(job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +92,10 @@ func TestACopyThatLeasesStartsAboveWhatItShares(t *testing.T) {
 // TestJobInfoRefusesBadPods: a nil pod, or one that names no task, is an
 // error naming the pod, never a panic; deleting a nil pod does nothing.
 func TestJobInfoRefusesBadPods(t *testing.T) {
-	if _, err := vcjob.NewJobInfo(nil, leasePod("a", corev1.PodPending), nil); err == nil || err.Error() != "pods[1]: nil pod" {
+	if _, err := jobinfo.New(nil, leasePod("a", corev1.PodPending), nil); err == nil || err.Error() != "pods[1]: nil pod" {
 		t.Errorf("a nil pod: %v", err)
 	}
-	ji, err := vcjob.NewJobInfo(nil)
+	ji, err := jobinfo.New(nil)
 	if err != nil {
 		t.Fatal(err)
 	}

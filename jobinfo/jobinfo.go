@@ -1,35 +1,34 @@
-package vcjob
+package jobinfo
 
 import (
 	"errors"
 	"fmt"
 	"iter"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/internal/hamt"
 )
 
 // +k8s:deepcopy-gen=false
 
-// JobInfo is a job with the pods the controller knows of, grouped by task
+// Info is a job with the pods the controller knows of, grouped by task
 // name (the pod's volcano.sh/task-spec annotation) and then by pod name,
 // with the counts the plans read kept up to date as pods come and go (see
 // TaskPods).
 //
-// A JobInfo is built from persistent maps. Clone and Lease are O(1) and
+// A Info is built from persistent maps. Clone and Lease are O(1) and
 // give a copy that stays as it is while the original moves on; AddPod and
-// DeletePod cost O(log pods) and change only the JobInfo they are called
+// DeletePod cost O(log pods) and change only the Info they are called
 // on. The first pod of a task costs O(replicas), to list the task's
 // missing indices, and so does SetJob when it changes replicas or the job
 // name (plus O(pods), to recount).
 //
-// A JobInfo that has leased copies out changes in place whatever no copy
+// A Info that has leased copies out changes in place whatever no copy
 // can see: once its leases are released, all it made since its last
 // Clone. That is the cache's steady state, one lease per event released
 // when the event is handled, and there an update that replaces a pod
@@ -38,11 +37,11 @@ import (
 //
 // The Job and the pods are shared between copies, as objects from an
 // informer are, and must not be changed in place: replace them. Copy a
-// JobInfo with Clone or Lease, never by value (go vet reports by-value
-// copies). A JobInfo is not safe for concurrent writes, and Clone and
-// Lease count as writes of the JobInfo copied; Release may be called from
+// Info with Clone or Lease, never by value (go vet reports by-value
+// copies). A Info is not safe for concurrent writes, and Clone and
+// Lease count as writes of the Info copied; Release may be called from
 // any goroutine.
-type JobInfo struct {
+type Info struct {
 	_ noCopy
 
 	Namespace string
@@ -51,10 +50,10 @@ type JobInfo struct {
 	// that the counts follow a change of job name or replicas; when it was
 	// assigned directly and its shape moved, readers recount from the pods
 	// (correct, but O(pods + replicas) per read).
-	Job *Job
+	Job *vcjob.Job
 
 	// tasks is sorted by name. It is changed in place only when the
-	// JobInfo owns it (tasksGen at or above its edit floor); otherwise a
+	// Info owns it (tasksGen at or above its edit floor); otherwise a
 	// change makes a new slice, O(tasks), which for the handful of tasks a
 	// job has is cheaper than any map.
 	tasks    []taskEntry
@@ -63,25 +62,25 @@ type JobInfo struct {
 	shape    shape
 	// shaped is the job object shape was taken from: while Job is that
 	// object, the shape matches without comparing.
-	shaped *Job
+	shaped *vcjob.Job
 
-	// own is set once the JobInfo has leased a copy out: what it may change
+	// own is set once the Info has leased a copy out: what it may change
 	// in place. lessor is set on a leased copy: whom Release tells. gen0 is
-	// the last generation this JobInfo may share with the one it was copied
+	// the last generation this Info may share with the one it was copied
 	// from: if it comes to own, it starts above it.
 	own    *ownership
 	lessor *ownership
 	gen0   uint64
 }
 
-// noCopy makes go vet's copylocks check report copies of a JobInfo by
+// noCopy makes go vet's copylocks check report copies of a Info by
 // value, which would share what the original changes in place.
 type noCopy struct{}
 
 func (*noCopy) Lock()   {}
 func (*noCopy) Unlock() {}
 
-// ownership tracks which generations of a JobInfo's maps only the JobInfo
+// ownership tracks which generations of a Info's maps only the Info
 // can see. Nodes are stamped with the generation they were made in; those
 // below floor may be seen by a copy and are copied before a change. Every
 // Lease or Clone starts a generation and raises the floor past all that
@@ -93,7 +92,7 @@ type ownership struct {
 }
 
 // edit is what the next write may change in place.
-func (ji *JobInfo) edit() hamt.Edit {
+func (ji *Info) edit() hamt.Edit {
 	o := ji.own
 	if o == nil {
 		return hamt.Persistent()
@@ -114,7 +113,7 @@ func (o *ownership) freeze() {
 // copyOut is the field-by-field copy Clone and Lease hand out. A copy of a
 // leased copy may outlive its Release, so it keeps the lease for good: the
 // lessor then never changes in place what they share.
-func (ji *JobInfo) copyOut() *JobInfo {
+func (ji *Info) copyOut() *Info {
 	gen0 := ji.gen0
 	if ji.own != nil {
 		gen0 = ji.own.gen
@@ -122,14 +121,14 @@ func (ji *JobInfo) copyOut() *JobInfo {
 	if ji.lessor != nil {
 		ji.lessor.leases.Add(1)
 	}
-	return &JobInfo{Namespace: ji.Namespace, Name: ji.Name, Job: ji.Job,
+	return &Info{Namespace: ji.Namespace, Name: ji.Name, Job: ji.Job,
 		tasks: ji.tasks, tasksGen: ji.tasksGen, npods: ji.npods, shape: ji.shape, shaped: ji.shaped, gen0: gen0}
 }
 
 // Clone returns a copy that shares everything with ji and moves on
 // independently: O(1). The job and pods stay shared and read-only. What
 // the copy shares, ji copies before changing, for good.
-func (ji *JobInfo) Clone() *JobInfo {
+func (ji *Info) Clone() *Info {
 	if o := ji.own; o != nil {
 		o.freeze()
 		o.pinned = o.floor
@@ -142,10 +141,10 @@ func (ji *JobInfo) Clone() *JobInfo {
 // place again. The copy must not be used after its Release (copies of it
 // made with Clone or Lease may: they keep ji from changing what they share,
 // for good).
-func (ji *JobInfo) Lease() *JobInfo {
+func (ji *Info) Lease() *Info {
 	if ji.own == nil {
 		// What was made before ji owned anything may be shared with the
-		// JobInfo it was copied from or with earlier clones: it stays
+		// Info it was copied from or with earlier clones: it stays
 		// frozen for good.
 		ji.own = &ownership{gen: ji.gen0}
 		ji.own.freeze()
@@ -158,20 +157,20 @@ func (ji *JobInfo) Lease() *JobInfo {
 	return out
 }
 
-// Release gives a leased copy back; on any other JobInfo, or nil, it does
+// Release gives a leased copy back; on any other Info, or nil, it does
 // nothing.
 // It may be called from any goroutine, once the copy is no longer read.
-func (ji *JobInfo) Release() {
+func (ji *Info) Release() {
 	if ji != nil && ji.lessor != nil {
 		ji.lessor.leases.Add(-1)
 		ji.lessor = nil
 	}
 }
 
-// NewJobInfo returns a job info for job and pods. Pods without a task-spec
+// New returns a job info for job and pods. Pods without a task-spec
 // annotation are refused with an error naming the pod.
-func NewJobInfo(job *Job, pods ...*corev1.Pod) (*JobInfo, error) {
-	ji := &JobInfo{}
+func New(job *vcjob.Job, pods ...*corev1.Pod) (*Info, error) {
+	ji := &Info{}
 	if job != nil {
 		ji.Namespace, ji.Name = job.Namespace, job.Name
 	}
@@ -187,7 +186,7 @@ func NewJobInfo(job *Job, pods ...*corev1.Pod) (*JobInfo, error) {
 // SetJob replaces the job. When its name or its tasks' replicas differ
 // from the last job's, every task is recounted (O(pods)); otherwise it
 // costs O(tasks).
-func (ji *JobInfo) SetJob(job *Job) {
+func (ji *Info) SetJob(job *vcjob.Job) {
 	ji.Job = job
 	if ji.shape.matches(job) {
 		ji.shaped = job
@@ -203,13 +202,13 @@ func (ji *JobInfo) SetJob(job *Job) {
 }
 
 // AddPod files pod under its task, replacing a pod of the same name.
-func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
+func (ji *Info) AddPod(pod *corev1.Pod) error {
 	if pod == nil {
 		return errors.New("nil pod")
 	}
-	task := pod.Annotations[TaskSpecKey]
+	task := pod.Annotations[vcjob.TaskSpecKey]
 	if task == "" {
-		return fmt.Errorf("pod %s/%s: no %s annotation naming its task", pod.Namespace, pod.Name, TaskSpecKey)
+		return fmt.Errorf("pod %s/%s: no %s annotation naming its task", pod.Namespace, pod.Name, vcjob.TaskSpecKey)
 	}
 	ji.fresh()
 	e := ji.edit()
@@ -222,11 +221,11 @@ func (ji *JobInfo) AddPod(pod *corev1.Pod) error {
 
 // DeletePod removes pod (by its task and name) from its task; a task left
 // empty is removed too.
-func (ji *JobInfo) DeletePod(pod *corev1.Pod) {
+func (ji *Info) DeletePod(pod *corev1.Pod) {
 	if pod == nil {
 		return
 	}
-	task := pod.Annotations[TaskSpecKey]
+	task := pod.Annotations[vcjob.TaskSpecKey]
 	ji.fresh()
 	if tp, _ := ji.task(task); tp.Get(pod.Name) == nil {
 		return
@@ -243,7 +242,7 @@ func (ji *JobInfo) DeletePod(pod *corev1.Pod) {
 
 // writable returns task's entry to change under e, making the tasks slice
 // ji's own first when a copy may see it; create adds a missing task.
-func (ji *JobInfo) writable(task string, e hamt.Edit, create bool) *TaskPods {
+func (ji *Info) writable(task string, e hamt.Edit, create bool) *TaskPods {
 	if ji.tasksGen < e.Floor {
 		ji.tasks, ji.tasksGen = slices.Clone(ji.tasks), e.Gen
 	}
@@ -259,28 +258,28 @@ func (ji *JobInfo) writable(task string, e hamt.Edit, create bool) *TaskPods {
 }
 
 // index is where task is, or would go, in the sorted tasks.
-func (ji *JobInfo) index(task string) int {
+func (ji *Info) index(task string) int {
 	i, _ := slices.BinarySearchFunc(ji.tasks, task, func(t taskEntry, name string) int { return strings.Compare(t.name, name) })
 	return i
 }
 
 // fresh recounts when Job was assigned directly and its shape moved, so
 // that writes keep the counts exact.
-func (ji *JobInfo) fresh() {
+func (ji *Info) fresh() {
 	if !ji.shapeMatches() {
 		ji.SetJob(ji.Job)
 	}
 }
 
-func (ji *JobInfo) shapeMatches() bool {
+func (ji *Info) shapeMatches() bool {
 	return ji.Job == ji.shaped && (ji.Job != nil || !ji.shape.hasJob) || ji.shape.matches(ji.Job)
 }
 
 // Task returns the pods of task with their counts; a task without pods
 // gives an empty TaskPods. The result is read-only; it stays as it is when
-// the JobInfo moves on, except from a JobInfo that changes in place (one
+// the Info moves on, except from a Info that changes in place (one
 // that leases): read it before the next change.
-func (ji *JobInfo) Task(task string) *TaskPods {
+func (ji *Info) Task(task string) *TaskPods {
 	tp, ok := ji.task(task)
 	if !ok {
 		return &TaskPods{}
@@ -293,7 +292,7 @@ func (ji *JobInfo) Task(task string) *TaskPods {
 }
 
 // TaskNames lists the tasks that have pods, sorted.
-func (ji *JobInfo) TaskNames() []string {
+func (ji *Info) TaskNames() []string {
 	out := make([]string, len(ji.tasks))
 	for i, t := range ji.tasks {
 		out[i] = t.name
@@ -303,7 +302,7 @@ func (ji *JobInfo) TaskNames() []string {
 
 // Pods yields every pod with its task, tasks in name order. Do not change
 // ji while ranging over it.
-func (ji *JobInfo) Pods() iter.Seq2[string, *corev1.Pod] {
+func (ji *Info) Pods() iter.Seq2[string, *corev1.Pod] {
 	return func(yield func(string, *corev1.Pod) bool) {
 		for _, t := range ji.tasks {
 			for _, e := range t.pods.pods.All() {
@@ -316,13 +315,13 @@ func (ji *JobInfo) Pods() iter.Seq2[string, *corev1.Pod] {
 }
 
 // Pod returns the named pod of task, or nil.
-func (ji *JobInfo) Pod(task, name string) *corev1.Pod {
+func (ji *Info) Pod(task, name string) *corev1.Pod {
 	tp, _ := ji.task(task)
 	return tp.Get(name)
 }
 
 // PodCount is the number of pods the job info holds.
-func (ji *JobInfo) PodCount() int { return ji.npods }
+func (ji *Info) PodCount() int { return ji.npods }
 
 // taskEntry holds a task's pods by value.
 type taskEntry struct {
@@ -330,7 +329,7 @@ type taskEntry struct {
 	pods TaskPods
 }
 
-func (ji *JobInfo) task(name string) (*TaskPods, bool) {
+func (ji *Info) task(name string) (*TaskPods, bool) {
 	for i := range ji.tasks {
 		if ji.tasks[i].name == name {
 			return &ji.tasks[i].pods, true
@@ -352,7 +351,7 @@ type taskShape struct {
 	replicas int32
 }
 
-func shapeOf(job *Job) shape {
+func shapeOf(job *vcjob.Job) shape {
 	if job == nil {
 		return shape{}
 	}
@@ -363,7 +362,7 @@ func shapeOf(job *Job) shape {
 	return s
 }
 
-func (s shape) matches(job *Job) bool {
+func (s shape) matches(job *vcjob.Job) bool {
 	if job == nil {
 		return !s.hasJob
 	}
@@ -387,76 +386,4 @@ func (s shape) replicas(task string) (int32, bool) {
 		}
 	}
 	return 0, false
-}
-
-// PodName is the name of a task's pod at index: <job>-<task>-<index>.
-func PodName(job, task string, index int) string {
-	return job + "-" + task + "-" + strconv.Itoa(index)
-}
-
-// PodNameIndex is PodName read backwards: the index i for which name is
-// PodName(job, task, i), and false when there is none.
-func PodNameIndex(name, job, task string) (int, bool) {
-	p := len(job) + 1 + len(task) + 1
-	if len(name) <= p || name[:len(job)] != job || name[len(job)] != '-' ||
-		name[len(job)+1:p-1] != task || name[p-1] != '-' {
-		return 0, false
-	}
-	digits := name[p:]
-	if len(digits) > 10 || (len(digits) > 1 && digits[0] == '0') {
-		return 0, false
-	}
-	var i int64
-	for j := 0; j < len(digits); j++ {
-		c := digits[j]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		i = i*10 + int64(c-'0')
-	}
-	// Replicas are int32: a larger index is never in range, and would not
-	// fit an int on a 32-bit machine.
-	if i > math.MaxInt32 {
-		return 0, false
-	}
-	return int(i), true
-}
-
-// PodIndex reads a pod's task index from its volcano.sh/task-index label or
-// annotation; ok is false when neither holds an integer.
-func PodIndex(pod *corev1.Pod) (int, bool) {
-	if pod == nil {
-		return 0, false
-	}
-	v, ok := pod.Labels[TaskIndexKey]
-	if !ok {
-		v, ok = pod.Annotations[TaskIndexKey]
-	}
-	if !ok {
-		return 0, false
-	}
-	i, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, false
-	}
-	return i, true
-}
-
-// TotalReplicas is the sum of the tasks' replicas.
-func (j *Job) TotalReplicas() int32 {
-	var n int32
-	for _, t := range j.Spec.Tasks {
-		n += t.Replicas
-	}
-	return n
-}
-
-// Task returns the task spec named name, or nil.
-func (j *Job) Task(name string) *TaskSpec {
-	for i := range j.Spec.Tasks {
-		if j.Spec.Tasks[i].Name == name {
-			return &j.Spec.Tasks[i]
-		}
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package vcjob_test
+package jobinfo_test
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/jobinfo"
 )
 
 // TestCountsEqualARecount drives job infos through random pod changes, job
@@ -28,12 +29,12 @@ import (
 func TestCountsEqualARecount(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		job := genJob(t, "job")
-		first, err := vcjob.NewJobInfo(job)
+		first, err := jobinfo.New(job)
 		if err != nil {
 			t.Fatal(err)
 		}
 		type live struct {
-			ji     *vcjob.JobInfo
+			ji     *jobinfo.Info
 			want   contents
 			leased bool
 		}
@@ -90,12 +91,12 @@ func TestCountsEqualARecount(t *testing.T) {
 type contents struct {
 	job    *vcjob.Job
 	pods   map[string]map[string]*corev1.Pod
-	counts map[string]vcjob.TaskCounts
+	counts map[string]jobinfo.TaskCounts
 	n      int
 }
 
-func contentsOf(ji *vcjob.JobInfo) contents {
-	c := contents{job: ji.Job, pods: map[string]map[string]*corev1.Pod{}, counts: map[string]vcjob.TaskCounts{}, n: ji.PodCount()}
+func contentsOf(ji *jobinfo.Info) contents {
+	c := contents{job: ji.Job, pods: map[string]map[string]*corev1.Pod{}, counts: map[string]jobinfo.TaskCounts{}, n: ji.PodCount()}
 	for task, p := range ji.Pods() {
 		if c.pods[task] == nil {
 			c.pods[task] = map[string]*corev1.Pod{}
@@ -134,7 +135,7 @@ func (c contents) String() string {
 	return fmt.Sprint(c.n, " pods ", tasks)
 }
 
-func countsEqual(a, b vcjob.TaskCounts) bool {
+func countsEqual(a, b jobinfo.TaskCounts) bool {
 	pa, pb := a.Phases, b.Phases
 	return a.InRange == b.InRange && a.Terminating == b.Terminating && a.Ready == b.Ready &&
 		a.Succeeded == b.Succeeded && a.Restarts == b.Restarts &&
@@ -143,7 +144,7 @@ func countsEqual(a, b vcjob.TaskCounts) bool {
 }
 
 // checkRecount recounts every task of ji from its pods and compares.
-func checkRecount(t *rapid.T, label string, ji *vcjob.JobInfo) {
+func checkRecount(t *rapid.T, label string, ji *jobinfo.Info) {
 	byTask := map[string][]*corev1.Pod{}
 	total := 0
 	for task, p := range ji.Pods() {
@@ -197,7 +198,7 @@ func checkRecount(t *rapid.T, label string, ji *vcjob.JobInfo) {
 }
 
 type recounted struct {
-	counts            vcjob.TaskCounts
+	counts            jobinfo.TaskCounts
 	outOfSync, excess []string
 	partitions        map[string][]string
 	// missing: the indices in range without a pod, for a task with pods.

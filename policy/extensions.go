@@ -1,4 +1,4 @@
-package vcjob
+package policy
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vcjob/vcjob"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -78,14 +79,14 @@ type ExitCodeRule struct {
 	Task     string           `json:"task,omitempty"`
 	Operator ExitCodeOperator `json:"operator"`
 	Values   []string         `json:"values"`
-	Action   Action           `json:"action"`
+	Action   vcjob.Action     `json:"action"`
 }
 
 // DisruptionRule is what a disrupted pod gets: Action (RestartPod,
 // RestartTask or RestartJob; RestartJob when empty), without a retry
 // counted.
 type DisruptionRule struct {
-	Action Action `json:"action,omitempty"`
+	Action vcjob.Action `json:"action,omitempty"`
 }
 
 // DeadlineRule ends the job with Action (TerminateJob or AbortJob;
@@ -93,7 +94,7 @@ type DisruptionRule struct {
 // creationTimestamp, else its earliest condition), restarts included.
 type DeadlineRule struct {
 	After  metav1.Duration `json:"after"`
-	Action Action          `json:"action,omitempty"`
+	Action vcjob.Action    `json:"action,omitempty"`
 }
 
 // RestartBackoff: after restart n (status.retryCount n ≥ 1), pods are
@@ -125,7 +126,7 @@ func DecodeExtensions(data []byte) (*Extensions, error) {
 
 // ExtensionsOf decodes the job's ExtensionsAnnotation; nil without one.
 // A job without the annotation costs one map lookup.
-func ExtensionsOf(job *Job) (*Extensions, error) {
+func ExtensionsOf(job *vcjob.Job) (*Extensions, error) {
 	if job == nil {
 		return nil, nil
 	}
@@ -140,7 +141,7 @@ func ExtensionsOf(job *Job) (*Extensions, error) {
 // ExtensionsAnnotation, with field paths into the document under the
 // annotation's path. It is not part of ValidateJob: Volcano's admission
 // does not know the key.
-func ValidateExtensionsAnnotation(job *Job) field.ErrorList {
+func ValidateExtensionsAnnotation(job *vcjob.Job) field.ErrorList {
 	path := field.NewPath("metadata", "annotations").Key(ExtensionsAnnotation)
 	ext, err := ExtensionsOf(job)
 	if err != nil {
@@ -151,12 +152,12 @@ func ValidateExtensionsAnnotation(job *Job) field.ErrorList {
 
 // ValidateExtensions checks ext against job (its task names) with field
 // paths under path.
-func ValidateExtensions(ext *Extensions, job *Job, path *field.Path) field.ErrorList {
+func ValidateExtensions(ext *Extensions, job *vcjob.Job, path *field.Path) field.ErrorList {
 	if ext == nil {
 		return nil
 	}
 	var errs field.ErrorList
-	restarts := []Action{RestartPodAction, RestartTaskAction, RestartJobAction}
+	restarts := []vcjob.Action{vcjob.RestartPodAction, vcjob.RestartTaskAction, vcjob.RestartJobAction}
 	for i, r := range ext.ExitCodes {
 		p := path.Child("exitCodes").Index(i)
 		if r.Task != "" && job != nil && job.Task(r.Task) == nil {
@@ -180,7 +181,7 @@ func ValidateExtensions(ext *Extensions, job *Job, path *field.Path) field.Error
 			}
 		}
 		if !validAction(r.Action) {
-			errs = append(errs, field.NotSupported(p.Child("action"), r.Action, actionNames(PolicyActions())))
+			errs = append(errs, field.NotSupported(p.Child("action"), r.Action, actionNames(vcjob.PolicyActions())))
 		}
 	}
 	if d := ext.Disruptions; d != nil && d.Action != "" && !oneOf(d.Action, restarts) {
@@ -190,7 +191,7 @@ func ValidateExtensions(ext *Extensions, job *Job, path *field.Path) field.Error
 		if d.After.Duration <= 0 {
 			errs = append(errs, field.Invalid(path.Child("deadline", "after"), d.After.Duration.String(), "must be positive"))
 		}
-		ends := []Action{TerminateJobAction, AbortJobAction}
+		ends := []vcjob.Action{vcjob.TerminateJobAction, vcjob.AbortJobAction}
 		if d.Action != "" && !oneOf(d.Action, ends) {
 			errs = append(errs, field.NotSupported(path.Child("deadline", "action"), d.Action, actionNames(ends)))
 		}
@@ -228,9 +229,9 @@ func ValidateExtensions(ext *Extensions, job *Job, path *field.Path) field.Error
 	return errs
 }
 
-func validAction(a Action) bool { return oneOf(a, PolicyActions()) }
+func validAction(a vcjob.Action) bool { return oneOf(a, vcjob.PolicyActions()) }
 
-func oneOf(a Action, set []Action) bool {
+func oneOf(a vcjob.Action, set []vcjob.Action) bool {
 	for _, s := range set {
 		if a == s {
 			return true
@@ -239,7 +240,7 @@ func oneOf(a Action, set []Action) bool {
 	return false
 }
 
-func actionNames(as []Action) []string {
+func actionNames(as []vcjob.Action) []string {
 	out := make([]string, len(as))
 	for i, a := range as {
 		out[i] = string(a)
@@ -294,17 +295,17 @@ func (r ExitCodeRule) Matches(task string, code int32) bool {
 }
 
 // ActionOf is the rule's action, RestartJob when empty.
-func (d *DisruptionRule) ActionOf() Action {
+func (d *DisruptionRule) ActionOf() vcjob.Action {
 	if d.Action == "" {
-		return RestartJobAction
+		return vcjob.RestartJobAction
 	}
 	return d.Action
 }
 
 // ActionOf is the rule's action, TerminateJob when empty.
-func (d *DeadlineRule) ActionOf() Action {
+func (d *DeadlineRule) ActionOf() vcjob.Action {
 	if d.Action == "" {
-		return TerminateJobAction
+		return vcjob.TerminateJobAction
 	}
 	return d.Action
 }
@@ -312,7 +313,7 @@ func (d *DeadlineRule) ActionOf() Action {
 // Due is when the job's deadline falls: After past its start (its
 // creationTimestamp, else its earliest condition); ok is false when the
 // job has neither yet.
-func (d *DeadlineRule) Due(job *Job) (time.Time, bool) {
+func (d *DeadlineRule) Due(job *vcjob.Job) (time.Time, bool) {
 	start := job.CreationTimestamp.Time
 	if start.IsZero() {
 		for _, c := range job.Status.Conditions {
@@ -358,9 +359,9 @@ func (b *RestartBackoff) Wait(n int32, uid string) time.Duration {
 
 // RestartedAt is when the job last entered Restarting (its Restarting
 // condition); ok is false when it never has.
-func RestartedAt(job *Job) (time.Time, bool) {
+func RestartedAt(job *vcjob.Job) (time.Time, bool) {
 	for _, c := range job.Status.Conditions {
-		if c.Status == Restarting && c.LastTransitionTime != nil {
+		if c.Status == vcjob.Restarting && c.LastTransitionTime != nil {
 			return c.LastTransitionTime.Time, true
 		}
 	}
@@ -369,7 +370,7 @@ func RestartedAt(job *Job) (time.Time, bool) {
 
 // HoldCreatesUntil is when, under b, the job's pods may be created again
 // after its last restart; ok is false when nothing is held at now.
-func (b *RestartBackoff) HoldCreatesUntil(job *Job, now time.Time) (time.Time, bool) {
+func (b *RestartBackoff) HoldCreatesUntil(job *vcjob.Job, now time.Time) (time.Time, bool) {
 	if b == nil || job.Status.RetryCount < 1 {
 		return time.Time{}, false
 	}

@@ -1,4 +1,4 @@
-package vcjob
+package cronjob
 
 import (
 	"fmt"
@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"github.com/robfig/cron/v3"
+	"github.com/vcjob/vcjob"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // +k8s:deepcopy-gen=false
 
-// CronSchedule is a CronJob's parsed schedule and the time zone it runs in.
-type CronSchedule struct {
+// Schedule is a CronJob's parsed schedule and the time zone it runs in.
+type Schedule struct {
 	// Schedule gives the first activation strictly after a time (the zero
 	// time when there is none within five years).
 	cron.Schedule
@@ -21,30 +22,30 @@ type CronSchedule struct {
 	Location *time.Location
 }
 
-// ParseCronSchedule parses spec.schedule with robfig/cron's standard parser
+// ParseSchedule parses spec.schedule with robfig/cron's standard parser
 // (5 fields, or a descriptor such as @hourly or @every 90m) in its time
 // zone. A "TZ=<zone> " or "CRON_TZ=<zone> " prefix in the schedule wins over
 // spec.timeZone; with neither the schedule runs in UTC, never in the
 // machine's local zone. A schedule that can never fire (30 February) is
 // refused too. A non-nil error is a *field.Error naming spec.schedule or
 // spec.timeZone.
-func ParseCronSchedule(spec *CronJobSpec) (CronSchedule, error) {
+func ParseSchedule(spec *vcjob.CronJobSpec) (Schedule, error) {
 	if spec == nil {
-		spec = &CronJobSpec{}
+		spec = &vcjob.CronJobSpec{}
 	}
-	sched, err := parseCronSchedule(spec.Schedule, spec.TimeZone)
+	sched, err := parseSchedule(spec.Schedule, spec.TimeZone)
 	if err != nil {
-		return CronSchedule{}, err
+		return Schedule{}, err
 	}
 	return sched, nil
 }
 
-// parseCronSchedule is ParseCronSchedule with the *field.Error type kept
-// (ParseCronSchedule returns error, so that a nil result is a nil error).
-func parseCronSchedule(raw string, timeZone *string) (CronSchedule, *field.Error) {
+// parseCronSchedule is ParseSchedule with the *field.Error type kept
+// (ParseSchedule returns error, so that a nil result is a nil error).
+func parseSchedule(raw string, timeZone *string) (Schedule, *field.Error) {
 	schedulePath := field.NewPath("spec", "schedule")
 	if strings.TrimSpace(raw) == "" {
-		return CronSchedule{}, field.Required(schedulePath, "a cron schedule such as \"0 2 * * *\" or \"@hourly\" is required")
+		return Schedule{}, field.Required(schedulePath, "a cron schedule such as \"0 2 * * *\" or \"@hourly\" is required")
 	}
 
 	var zone, parseable string
@@ -54,7 +55,7 @@ func parseCronSchedule(raw string, timeZone *string) (CronSchedule, *field.Error
 		// when there is none).
 		name, _, found := strings.Cut(rest, " ")
 		if !found {
-			return CronSchedule{}, field.Invalid(schedulePath, raw,
+			return Schedule{}, field.Invalid(schedulePath, raw,
 				"a TZ= or CRON_TZ= prefix must be followed by a space and the schedule")
 		}
 		zone, parseable = name, raw
@@ -66,21 +67,21 @@ func parseCronSchedule(raw string, timeZone *string) (CronSchedule, *field.Error
 		}
 		parseable = "TZ=" + zone + " " + raw
 	}
-	loc, err := loadZone(zone)
+	loc, err := loadNamedZone(zone)
 	if err != nil {
-		return CronSchedule{}, field.Invalid(zonePath, zoneValue, err.Error())
+		return Schedule{}, field.Invalid(zonePath, zoneValue, err.Error())
 	}
 
 	sched, err := cron.ParseStandard(parseable)
 	if err != nil {
-		return CronSchedule{}, field.Invalid(schedulePath, raw, "not a valid cron schedule: "+err.Error())
+		return Schedule{}, field.Invalid(schedulePath, raw, "not a valid cron schedule: "+err.Error())
 	}
 	// robfig/cron searches five years ahead: from 1970 that includes a 29
 	// February (1972), so only a date that never exists finds nothing.
 	if sched.Next(time.Unix(0, 0).UTC()).IsZero() {
-		return CronSchedule{}, field.Invalid(schedulePath, raw, "the schedule never fires (no such date)")
+		return Schedule{}, field.Invalid(schedulePath, raw, "the schedule never fires (no such date)")
 	}
-	return CronSchedule{Schedule: sched, Location: loc}, nil
+	return Schedule{Schedule: sched, Location: loc}, nil
 }
 
 // cutZonePrefix splits "TZ=<zone> <schedule>" (or CRON_TZ=) after the "=",
@@ -97,7 +98,7 @@ func cutZonePrefix(schedule string) (rest string, ok bool) {
 // loadZone loads an IANA zone. Empty and "Local" are refused: both mean the
 // machine's own zone to the time package, so the schedule would depend on
 // where the controller runs.
-func loadZone(name string) (*time.Location, error) {
+func loadNamedZone(name string) (*time.Location, error) {
 	switch {
 	case name == "":
 		return nil, fmt.Errorf("the time zone name is empty (leave timeZone unset for UTC)")

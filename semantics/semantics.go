@@ -1,16 +1,17 @@
-package vcjob
+package semantics
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/vcjob/vcjob"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// SemanticsAnnotation is the job annotation that chooses the semantics
+// Annotation is the job annotation that chooses the semantics
 // profile of one job, on top of the one its embedder chose (see
 // Semantics.For). It is vcjob's own key: Volcano ignores it.
-const SemanticsAnnotation = "vcjob.dev/semantics"
+const Annotation = "vcjob.dev/semantics"
 
 // Semantics says where a job's decisions depart from Volcano's. Each field
 // corrects one behaviour of Volcano that looks like a bug; the zero value,
@@ -20,7 +21,7 @@ const SemanticsAnnotation = "vcjob.dev/semantics"
 // Semantics are about decisions (phases, counts, what a request resolves
 // to, which delayed action a pod event cancels). What vcjob writes into
 // objects when it departs from Volcano is statemachine.Choices.
-type Semantics struct {
+type Profile struct {
 	// CountFinishedAfterKill: a kill counts the Succeeded and Failed pods
 	// it leaves alone in the status (succeeded, failed, taskStatusCount),
 	// so completion rules still see work already done. Volcano counts only
@@ -74,9 +75,9 @@ type Semantics struct {
 }
 
 // Corrected is the profile with every correction on. The zero Semantics is Volcano's.
-func Corrected() Semantics {
-	var s Semantics
-	for _, c := range semanticsSwitches {
+func Corrected() Profile {
+	var s Profile
+	for _, c := range switches {
 		*c.field(&s) = true
 	}
 	return s
@@ -84,85 +85,85 @@ func Corrected() Semantics {
 
 // +k8s:deepcopy-gen=false
 
-// SemanticsSwitch describes one correction: its name in the annotation,
+// Switch describes one correction: its name in the annotation,
 // the field it sets, what Volcano does, what the correction does, and the
 // upstream report where there is one.
-type SemanticsSwitch struct {
+type Switch struct {
 	Name      string `json:"name"`
 	Field     string `json:"field"`
 	Volcano   string `json:"volcano"`
 	Corrected string `json:"corrected"`
 	Upstream  string `json:"upstream,omitempty"`
 
-	field func(*Semantics) *bool
+	field func(*Profile) *bool
 }
 
 // Enabled reports whether s has this correction on.
-func (c SemanticsSwitch) Enabled(s Semantics) bool { return *c.field(&s) }
+func (c Switch) Enabled(s Profile) bool { return *c.field(&s) }
 
-var semanticsSwitches = [...]SemanticsSwitch{
+var switches = [...]Switch{
 	{Name: "count-finished-after-kill", Field: "CountFinishedAfterKill",
 		Volcano:   "after a kill that keeps Succeeded/Failed pods, succeeded, failed and taskStatusCount are zeroed",
 		Corrected: "the finished pods a kill leaves alone are still counted",
 		Upstream:  "volcano#4616",
-		field:     func(s *Semantics) *bool { return &s.CountFinishedAfterKill }},
+		field:     func(s *Profile) *bool { return &s.CountFinishedAfterKill }},
 	{Name: "delays-by-pod-uid", Field: "DelaysByPodUID",
 		Volcano:   "delayed actions are keyed by pod name: a re-created pod's events cancel, or are dropped as duplicates of, the old pod's pending action",
 		Corrected: "delayed actions belong to the pod UID that registered them",
 		Upstream:  "volcano#5507",
-		field:     func(s *Semantics) *bool { return &s.DelaysByPodUID }},
+		field:     func(s *Profile) *bool { return &s.DelaysByPodUID }},
 	{Name: "resume-keeps-retries", Field: "ResumeKeepsRetries",
 		Volcano:   "ResumeJob counts a retry",
 		Corrected: "ResumeJob restarts the job without counting a retry",
 		Upstream:  "volcano#3067",
-		field:     func(s *Semantics) *bool { return &s.ResumeKeepsRetries }},
+		field:     func(s *Profile) *bool { return &s.ResumeKeepsRetries }},
 	{Name: "abort-while-restarting", Field: "AbortWhileRestarting",
 		Volcano:   "AbortJob in Restarting is a whole-job kill that stays under the restart rule and never aborts",
 		Corrected: "AbortJob in Restarting aborts",
-		field:     func(s *Semantics) *bool { return &s.AbortWhileRestarting }},
+		field:     func(s *Profile) *bool { return &s.AbortWhileRestarting }},
 	{Name: "podgroup-requests-current-version", Field: "PodGroupRequestsCurrentVersion",
 		Volcano:   "requests raised by PodGroup phase changes carry job version 0, so after the first kill they are stale and Unknown policies never fire",
 		Corrected: "they carry the job's current version",
-		field:     func(s *Semantics) *bool { return &s.PodGroupRequestsCurrentVersion }},
+		field:     func(s *Profile) *bool { return &s.PodGroupRequestsCurrentVersion }},
 	{Name: "leave-finished-jobs", Field: "LeaveFinishedJobs",
 		Volcano:   "every event on a finished or Aborted job is a kill that bumps status.version and writes the status",
 		Corrected: "a finished or Aborted job with no pod left to delete is left alone",
-		field:     func(s *Semantics) *bool { return &s.LeaveFinishedJobs }},
+		field:     func(s *Profile) *bool { return &s.LeaveFinishedJobs }},
 	{Name: "out-of-sync-counted-once", Field: "OutOfSyncCountedOnce",
 		Volcano:   "a sync counts an out-of-sync pod it deletes twice: by its phase and as terminating",
 		Corrected: "it is counted once, as terminating",
-		field:     func(s *Semantics) *bool { return &s.OutOfSyncCountedOnce }},
+		field:     func(s *Profile) *bool { return &s.OutOfSyncCountedOnce }},
 	{Name: "finished-pods-on-add", Field: "FinishedPodsOnAdd",
 		Volcano:   "a pod first seen already Failed or Succeeded (it finished while the controller was down, or between a watch and its relist) raises PodPending: its failure or its task's completion is never acted on",
 		Corrected: "it raises PodFailed with its exit code, or TaskCompleted when its task is completed, as seeing it finish would have",
-		field:     func(s *Semantics) *bool { return &s.FinishedPodsOnAdd }},
+		field:     func(s *Profile) *bool { return &s.FinishedPodsOnAdd }},
 	{Name: "podgroup-phase-on-add", Field: "PodGroupPhaseOnAdd",
 		Volcano:   "a PodGroup first seen already in a phase (its phase change lost with a cut watch, the relist showing it as new) raises nothing: a job waiting for its PodGroup's admission (Pending, or Restarting after a kill) whose move to Inqueue was lost waits for ever, with no pods",
 		Corrected: "it raises the request its missed phase change would have",
-		field:     func(s *Semantics) *bool { return &s.PodGroupPhaseOnAdd }},
+		field:     func(s *Profile) *bool { return &s.PodGroupPhaseOnAdd }},
 }
 
-// SemanticsSwitches lists the corrections, in the order String names them.
-func SemanticsSwitches() []SemanticsSwitch {
-	out := make([]SemanticsSwitch, len(semanticsSwitches))
-	copy(out, semanticsSwitches[:])
+// Switches lists the corrections, in the order String names them.
+func Switches() []Switch {
+	out := make([]Switch, len(switches))
+	copy(out, switches[:])
 	return out
 }
 
 // IsVolcano reports whether s decides everything as Volcano does.
-func (s Semantics) IsVolcano() bool { return s == Semantics{} }
+func (s Profile) IsVolcano() bool { return s == Profile{} }
 
 // String is "volcano", "corrected", or the names of the corrections that
-// are on, comma-separated: a value ParseSemantics reads back.
-func (s Semantics) String() string {
+// are on, comma-separated: a value Parse reads back.
+func (s Profile) String() string {
 	switch s {
-	case Semantics{}:
+	case Profile{}:
 		return "volcano"
 	case Corrected():
 		return "corrected"
 	}
 	var names []string
-	for _, c := range semanticsSwitches {
+	for _, c := range switches {
 		if c.Enabled(s) {
 			names = append(names, c.Name)
 		}
@@ -170,12 +171,12 @@ func (s Semantics) String() string {
 	return strings.Join(names, ",")
 }
 
-// ParseSemantics applies value, a comma-separated list of words, to base,
+// Parse applies value, a comma-separated list of words, to base,
 // word by word: "volcano" turns every correction off, "corrected" turns
-// every one on, a correction's name (see SemanticsSwitches) turns it on and
+// every one on, a correction's name (see Switches) turns it on and
 // the name after a "-" turns it off. Blanks around words are ignored. An
 // unknown word is an error and leaves base as it was.
-func ParseSemantics(base Semantics, value string) (Semantics, error) {
+func Parse(base Profile, value string) (Profile, error) {
 	s := base
 	for rest := value; rest != ""; {
 		var word string
@@ -185,7 +186,7 @@ func ParseSemantics(base Semantics, value string) (Semantics, error) {
 		case "":
 			continue
 		case "volcano":
-			s = Semantics{}
+			s = Profile{}
 			continue
 		case "corrected":
 			s = Corrected()
@@ -196,7 +197,7 @@ func ParseSemantics(base Semantics, value string) (Semantics, error) {
 			name, on = n, false
 		}
 		found := false
-		for _, c := range semanticsSwitches {
+		for _, c := range switches {
 			if c.Name == name {
 				*c.field(&s) = on
 				found = true
@@ -211,45 +212,45 @@ func ParseSemantics(base Semantics, value string) (Semantics, error) {
 }
 
 func switchNames() string {
-	names := make([]string, len(semanticsSwitches))
-	for i, c := range semanticsSwitches {
+	names := make([]string, len(switches))
+	for i, c := range switches {
 		names[i] = c.Name
 	}
 	return strings.Join(names, ", ")
 }
 
 // For is the semantics of job: s, the embedder's choice, with the job's
-// SemanticsAnnotation applied on top (ParseSemantics). An annotation that
+// Annotation applied on top (Parse). An annotation that
 // does not parse is ignored, so a decision never fails on it;
-// ValidateSemanticsAnnotation and policy.Lint report it. A job without the
+// ValidateAnnotation and policy.Lint report it. A job without the
 // annotation costs one map lookup.
-func (s Semantics) For(job *Job) Semantics {
+func (s Profile) For(job *vcjob.Job) Profile {
 	if job == nil {
 		return s
 	}
-	v, ok := job.Annotations[SemanticsAnnotation]
+	v, ok := job.Annotations[Annotation]
 	if !ok {
 		return s
 	}
-	out, err := ParseSemantics(s, v)
+	out, err := Parse(s, v)
 	if err != nil {
 		return s
 	}
 	return out
 }
 
-// ValidateSemanticsAnnotation checks the job's SemanticsAnnotation. It is
+// ValidateAnnotation checks the job's Annotation. It is
 // not part of ValidateJob: Volcano's admission does not know the key.
-func ValidateSemanticsAnnotation(job *Job) field.ErrorList {
+func ValidateAnnotation(job *vcjob.Job) field.ErrorList {
 	if job == nil {
 		return nil
 	}
-	v, ok := job.Annotations[SemanticsAnnotation]
+	v, ok := job.Annotations[Annotation]
 	if !ok {
 		return nil
 	}
-	if _, err := ParseSemantics(Semantics{}, v); err != nil {
-		return field.ErrorList{field.Invalid(field.NewPath("metadata", "annotations").Key(SemanticsAnnotation), v, err.Error())}
+	if _, err := Parse(Profile{}, v); err != nil {
+		return field.ErrorList{field.Invalid(field.NewPath("metadata", "annotations").Key(Annotation), v, err.Error())}
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package vcjob_test
+package policy_test
 
 import (
 	"testing"
@@ -11,17 +11,18 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/policy"
 )
 
 func extJob(doc string) *vcjob.Job {
 	return &vcjob.Job{
-		ObjectMeta: metav1.ObjectMeta{Name: "j", UID: "uid-j", Annotations: map[string]string{vcjob.ExtensionsAnnotation: doc}},
+		ObjectMeta: metav1.ObjectMeta{Name: "j", UID: "uid-j", Annotations: map[string]string{policy.ExtensionsAnnotation: doc}},
 		Spec:       vcjob.JobSpec{Tasks: []vcjob.TaskSpec{{Name: "worker", Replicas: 2}}},
 	}
 }
 
 func TestDecodeExtensionsIsStrict(t *testing.T) {
-	ext, err := vcjob.DecodeExtensions([]byte(`
+	ext, err := policy.DecodeExtensions([]byte(`
 exitCodes:
   - operator: In
     values: ["137", "128-255"]
@@ -43,10 +44,10 @@ restartBackoff: {base: 10s, max: 5m, jitterPercent: 10}
 		"deadline: {after: soon}",          // bad duration
 		"exitCodes: {}",                    // wrong type
 	} {
-		_, err := vcjob.DecodeExtensions([]byte(bad))
+		_, err := policy.DecodeExtensions([]byte(bad))
 		assert.Error(t, err, bad)
 	}
-	ext, err = vcjob.ExtensionsOf(&vcjob.Job{})
+	ext, err = policy.ExtensionsOf(&vcjob.Job{})
 	assert.NoError(t, err)
 	assert.Nil(t, ext, "no annotation, no extensions")
 }
@@ -76,7 +77,7 @@ func TestValidateExtensionsAnnotation(t *testing.T) {
 		{"nonsense: 1", []string{"metadata.annotations[vcjob.dev/policy]"}},
 	} {
 		var got []string
-		for _, e := range vcjob.ValidateExtensionsAnnotation(extJob(tc.doc)) {
+		for _, e := range policy.ValidateExtensionsAnnotation(extJob(tc.doc)) {
 			got = append(got, e.Field)
 		}
 		assert.Equal(t, tc.fields, got, tc.doc)
@@ -84,17 +85,17 @@ func TestValidateExtensionsAnnotation(t *testing.T) {
 }
 
 func TestExitCodeRuleMatches(t *testing.T) {
-	in := vcjob.ExitCodeRule{Operator: vcjob.ExitCodeIn, Values: []string{"1", "128-255"}}
-	notIn := vcjob.ExitCodeRule{Task: "worker", Operator: vcjob.ExitCodeNotIn, Values: []string{"0", "42"}}
+	in := policy.ExitCodeRule{Operator: policy.ExitCodeIn, Values: []string{"1", "128-255"}}
+	notIn := policy.ExitCodeRule{Task: "worker", Operator: policy.ExitCodeNotIn, Values: []string{"0", "42"}}
 	for _, tc := range []struct {
-		rule vcjob.ExitCodeRule
+		rule policy.ExitCodeRule
 		task string
 		code int32
 		want bool
 	}{
 		{in, "any", 1, true}, {in, "any", 2, false}, {in, "any", 128, true}, {in, "any", 255, true}, {in, "any", 256, false},
 		{notIn, "worker", 42, false}, {notIn, "worker", 7, true}, {notIn, "ps", 7, false},
-		{vcjob.ExitCodeRule{Operator: "Has", Values: []string{"1"}}, "", 1, false},
+		{policy.ExitCodeRule{Operator: "Has", Values: []string{"1"}}, "", 1, false},
 	} {
 		assert.Equal(t, tc.want, tc.rule.Matches(tc.task, tc.code), "%+v %s %d", tc.rule, tc.task, tc.code)
 	}
@@ -105,7 +106,7 @@ func TestExitCodeRuleMatches(t *testing.T) {
 func TestBackoffWaitProperties(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		base := time.Duration(rapid.Int64Range(1, int64(time.Hour)).Draw(t, "base"))
-		b := vcjob.RestartBackoff{
+		b := policy.RestartBackoff{
 			Base:          metav1.Duration{Duration: base},
 			Max:           metav1.Duration{Duration: base + time.Duration(rapid.Int64Range(0, int64(24*time.Hour)).Draw(t, "extra"))},
 			JitterPercent: rapid.Int32Range(0, 100).Draw(t, "jitter"),
@@ -132,7 +133,7 @@ func TestBackoffWaitProperties(t *testing.T) {
 }
 
 func TestBackoffWaitDoubles(t *testing.T) {
-	b := vcjob.RestartBackoff{Base: metav1.Duration{Duration: 10 * time.Second}, Max: metav1.Duration{Duration: time.Minute}}
+	b := policy.RestartBackoff{Base: metav1.Duration{Duration: 10 * time.Second}, Max: metav1.Duration{Duration: time.Minute}}
 	var got []time.Duration
 	for n := int32(1); n <= 5; n++ {
 		got = append(got, b.Wait(n, "u"))
@@ -144,7 +145,7 @@ func TestBackoffWaitDoubles(t *testing.T) {
 
 func TestDeadlineAndHold(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	d := vcjob.DeadlineRule{After: metav1.Duration{Duration: time.Hour}}
+	d := policy.DeadlineRule{After: metav1.Duration{Duration: time.Hour}}
 	job := &vcjob.Job{}
 	_, ok := d.Due(job)
 	assert.False(t, ok, "no start yet")
@@ -158,7 +159,7 @@ func TestDeadlineAndHold(t *testing.T) {
 	due, _ = d.Due(job)
 	assert.Equal(t, t0, due, "creationTimestamp wins")
 
-	b := &vcjob.RestartBackoff{Base: metav1.Duration{Duration: 10 * time.Second}, Max: metav1.Duration{Duration: time.Minute}}
+	b := &policy.RestartBackoff{Base: metav1.Duration{Duration: 10 * time.Second}, Max: metav1.Duration{Duration: time.Minute}}
 	_, held := b.HoldCreatesUntil(job, t0)
 	assert.False(t, held, "never restarted")
 	restarted := metav1.NewTime(t0)
@@ -169,23 +170,23 @@ func TestDeadlineAndHold(t *testing.T) {
 	assert.Equal(t, t0.Add(20*time.Second), until)
 	_, held = b.HoldCreatesUntil(job, t0.Add(20*time.Second))
 	assert.False(t, held, "the backoff is over")
-	var none *vcjob.RestartBackoff
+	var none *policy.RestartBackoff
 	_, held = none.HoldCreatesUntil(job, t0)
 	assert.False(t, held)
 }
 
 func TestDisrupted(t *testing.T) {
 	pod := &corev1.Pod{}
-	assert.False(t, vcjob.Disrupted(pod))
-	assert.False(t, vcjob.Disrupted(nil))
+	assert.False(t, policy.Disrupted(pod))
+	assert.False(t, policy.Disrupted(nil))
 	pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.DisruptionTarget, Status: corev1.ConditionFalse}}
-	assert.False(t, vcjob.Disrupted(pod))
+	assert.False(t, policy.Disrupted(pod))
 	pod.Status.Conditions = append(pod.Status.Conditions, corev1.PodCondition{Type: corev1.DisruptionTarget, Status: corev1.ConditionTrue})
-	assert.True(t, vcjob.Disrupted(pod))
+	assert.True(t, policy.Disrupted(pod))
 }
 
 func TestBackoffWaitNeverOverflows(t *testing.T) {
 	const huge = time.Duration(1<<63 - 1)
-	b := vcjob.RestartBackoff{Base: metav1.Duration{Duration: huge/2 + 1}, Max: metav1.Duration{Duration: huge}}
+	b := policy.RestartBackoff{Base: metav1.Duration{Duration: huge/2 + 1}, Max: metav1.Duration{Duration: huge}}
 	assert.Equal(t, huge, b.Wait(5, "u"))
 }

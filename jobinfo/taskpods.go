@@ -1,4 +1,4 @@
-package vcjob
+package jobinfo
 
 import (
 	"iter"
@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/internal/hamt"
 )
 
@@ -15,8 +16,8 @@ import (
 // TaskPods is one task's pods and what the plans count of them, kept up to
 // date pod by pod (O(1) counting per pod change) so that a plan reads
 // counts instead of walking every pod. It is read-only: from a snapshot
-// it never changes; from a JobInfo that changes in place (one that
-// leases), read it before the JobInfo's next change. The zero TaskPods is
+// it never changes; from a Info that changes in place (one that
+// leases), read it before the Info's next change. The zero TaskPods is
 // an empty task; its methods also work on a nil pointer.
 //
 // A pod is in range when it is named <job>-<task>-<i> for an i below the
@@ -166,14 +167,14 @@ func partOf(s shape, task string, pod *corev1.Pod) podPart {
 	if pt.phase == corev1.PodRunning || pt.phase == corev1.PodPending {
 		pt.restarts = restarts(pod)
 	}
-	pt.partition, pt.hasPartition = pod.Labels[PartitionIDKey]
+	pt.partition, pt.hasPartition = pod.Labels[vcjob.PartitionIDKey]
 	pt.index, pt.inRange = inRange(s, task, pod.Name)
 	if !pt.inRange {
 		return pt
 	}
 	pt.ready = pt.phase == corev1.PodSucceeded || (pt.phase == corev1.PodRunning && containersReady(pod))
 	pt.terminating = pod.DeletionTimestamp != nil
-	pt.outOfSync = !pt.terminating && pod.Annotations[PodOutOfSyncKey] == "true"
+	pt.outOfSync = !pt.terminating && pod.Annotations[vcjob.PodOutOfSyncKey] == "true"
 	return pt
 }
 
@@ -248,7 +249,7 @@ func (tp *TaskPods) Excess() []*corev1.Pod {
 
 // Missing returns the indices below the task's replicas that have no pod,
 // in order, for a task that has pods: O(missing). A task without pods
-// has all its indices missing, which the JobInfo cannot list here.
+// has all its indices missing, which the Info cannot list here.
 func (tp *TaskPods) Missing() []int {
 	if tp == nil || tp.missing.Len() == 0 {
 		return nil
@@ -341,7 +342,7 @@ func (tp *TaskPods) initMissing(s shape, task string, e hamt.Edit) {
 	fresh := hamt.Edit{Gen: e.Gen}
 	replicas, _ := s.replicas(task)
 	for i := 0; i < int(replicas); i++ {
-		tp.missing, _, _ = tp.missing.SetIn(fresh, PodName(s.job, task, i), i)
+		tp.missing, _, _ = tp.missing.SetIn(fresh, vcjob.PodName(s.job, task, i), i)
 	}
 }
 
@@ -429,7 +430,7 @@ func inRange(s shape, task, name string) (int, bool) {
 	if !ok {
 		return 0, false
 	}
-	i, ok := PodNameIndex(name, s.job, task)
+	i, ok := vcjob.PodNameIndex(name, s.job, task)
 	return i, ok && i < int(replicas)
 }
 

@@ -1,11 +1,10 @@
-package vcjob_test
+package policy_test
 
 import (
 	"testing"
 
+	"github.com/vcjob/vcjob/policy"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-
-	"github.com/vcjob/vcjob"
 )
 
 // The policy-extension document never panics the decoder or the
@@ -22,11 +21,11 @@ func FuzzDecodeExtensions(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ext, err := vcjob.DecodeExtensions(data)
+		ext, err := policy.DecodeExtensions(data)
 		if err != nil {
 			return
 		}
-		_ = vcjob.ValidateExtensions(ext, nil, field.NewPath("ext"))
+		_ = policy.ValidateExtensions(ext, nil, field.NewPath("ext"))
 		for _, r := range ext.ExitCodes {
 			for _, code := range []int32{-1, 0, 1, 137, 255, 1 << 30} {
 				_ = r.Matches("worker", code)
@@ -41,23 +40,6 @@ func FuzzDecodeExtensions(f *testing.F) {
 				}
 				prev = w
 			}
-		}
-	})
-}
-
-// ParseSemantics never panics, and what it reads prints back to itself.
-func FuzzParseSemantics(f *testing.F) {
-	for _, seed := range []string{"corrected", "volcano", "corrected,-delays-by-pod-uid", " leave-finished-jobs ,", "-", "x"} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, value string) {
-		s, err := vcjob.ParseSemantics(vcjob.Semantics{}, value)
-		if err != nil {
-			return
-		}
-		back, err := vcjob.ParseSemantics(vcjob.Semantics{}, s.String())
-		if err != nil || back != s {
-			t.Fatalf("%q -> %q -> %+v, %v", value, s.String(), back, err)
 		}
 	})
 }

@@ -1,9 +1,10 @@
-package vcjob
+package request
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/vcjob/vcjob"
 	"k8s.io/apimachinery/pkg/types"
 )
 
@@ -11,17 +12,17 @@ import (
 // pod and task it happened to) or what was asked (Action, set only by
 // commands). It is Volcano's apis.Request.
 type Request struct {
-	Namespace   string    `json:"namespace,omitempty"`
-	JobName     string    `json:"jobName,omitempty"`
-	JobUID      types.UID `json:"jobUID,omitempty"`
-	TaskName    string    `json:"taskName,omitempty"`
-	PodName     string    `json:"podName,omitempty"`
-	PodUID      types.UID `json:"podUID,omitempty"`
-	PartitionID string    `json:"partitionID,omitempty"`
-	Event       Event     `json:"event,omitempty"`
-	ExitCode    int32     `json:"exitCode,omitempty"`
-	Action      Action    `json:"action,omitempty"`
-	JobVersion  int32     `json:"jobVersion,omitempty"`
+	Namespace   string       `json:"namespace,omitempty"`
+	JobName     string       `json:"jobName,omitempty"`
+	JobUID      types.UID    `json:"jobUID,omitempty"`
+	TaskName    string       `json:"taskName,omitempty"`
+	PodName     string       `json:"podName,omitempty"`
+	PodUID      types.UID    `json:"podUID,omitempty"`
+	PartitionID string       `json:"partitionID,omitempty"`
+	Event       vcjob.Event  `json:"event,omitempty"`
+	ExitCode    int32        `json:"exitCode,omitempty"`
+	Action      vcjob.Action `json:"action,omitempty"`
+	JobVersion  int32        `json:"jobVersion,omitempty"`
 	// Disrupted: the pod of a PodFailed or PodEvicted request carries a
 	// true DisruptionTarget condition (see Disrupted). Volcano does not
 	// look at it; only the Disruptions policy extension reads it.

@@ -1,4 +1,4 @@
-package vcjob
+package cronjob
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/vcjob/vcjob"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -36,7 +37,7 @@ func TestParseCronSchedule(t *testing.T) {
 		{"29 February fires", "0 0 29 2 *", nil, "UTC", time.Date(2028, 2, 29, 0, 0, 0, 0, time.UTC)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			sched, err := ParseCronSchedule(&CronJobSpec{Schedule: tc.schedule, TimeZone: tc.timeZone})
+			sched, err := ParseSchedule(&vcjob.CronJobSpec{Schedule: tc.schedule, TimeZone: tc.timeZone})
 			require.NoError(t, err)
 			assert.Equal(t, tc.wantZone, sched.Location.String())
 			assert.True(t, tc.wantNext.Equal(sched.Next(from)), "next %s, want %s", sched.Next(from), tc.wantNext)
@@ -68,7 +69,7 @@ func TestParseCronScheduleErrors(t *testing.T) {
 		{"prefix with nothing after the space", "TZ=UTC ", nil, cronErr{field.ErrorTypeInvalid, "spec.schedule"}, "not a valid cron schedule"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseCronSchedule(&CronJobSpec{Schedule: tc.schedule, TimeZone: tc.timeZone})
+			_, err := ParseSchedule(&vcjob.CronJobSpec{Schedule: tc.schedule, TimeZone: tc.timeZone})
 			var fe *field.Error
 			require.True(t, errors.As(err, &fe), "want a *field.Error, got %v", err)
 			assert.Equal(t, tc.want, cronErr{fe.Type, fe.Field})
@@ -78,6 +79,48 @@ func TestParseCronScheduleErrors(t *testing.T) {
 }
 
 func TestParseCronScheduleNilSpec(t *testing.T) {
-	_, err := ParseCronSchedule(nil)
+	_, err := ParseSchedule(nil)
 	assert.ErrorContains(t, err, "spec.schedule: Required value")
+}
+
+// FuzzParseSchedule: any schedule and time zone may be refused, none may
+// panic (robfig/cron panics on a bare "TZ=UTC"), and a schedule accepted
+// answers Next.
+//
+//	go test -run '^$' -fuzz FuzzParseSchedule -fuzztime 30s ./cronjob
+func FuzzParseSchedule(f *testing.F) {
+	for _, seed := range [][2]string{
+		{"30 2 * * *", "America/New_York"},
+		{"TZ=Asia/Tokyo @every 90m", ""},
+		{"TZ=UTC", ""},
+		{"CRON_TZ=Local 0 0 30 2 *", ""},
+		{"@yearly", "../../etc/passwd"},
+		{"*/0 * * * *", "UTC"},
+	} {
+		f.Add(seed[0], seed[1])
+	}
+	from := time.Date(2026, 3, 8, 6, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, schedule, zone string) {
+		spec := &vcjob.CronJobSpec{Schedule: schedule}
+		if zone != "" {
+			spec.TimeZone = &zone
+		}
+		if sched, err := ParseSchedule(spec); err == nil {
+			sched.Next(from)
+		}
+	})
+}
+
+// cronErr is what a test pins of a validation error: its type and path.
+type cronErr struct {
+	Type  field.ErrorType
+	Field string
+}
+
+func cronErrs(errs field.ErrorList) []cronErr {
+	out := []cronErr{}
+	for _, e := range errs {
+		out = append(out, cronErr{e.Type, e.Field})
+	}
+	return out
 }
