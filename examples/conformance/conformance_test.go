@@ -7,12 +7,12 @@ import (
 	"testing"
 )
 
-const publicVectors = "../../../shared/conformance/vectors-public.jsonl"
+const publicVectors = "testdata/vectors-public.jsonl.gz"
 
 // TestPublicVectors replays Volcano's recorded steps; every one must pass.
 func TestPublicVectors(t *testing.T) {
 	if _, err := os.Stat(publicVectors); err != nil {
-		t.Skipf("no vectors at %s: %v", publicVectors, err)
+		t.Fatalf("no vectors at %s: %v", publicVectors, err)
 	}
 	// Each way through the library, with the plans reading the kept
 	// counts and with the plans walking every pod (the oracle).

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"time"
 
@@ -67,7 +66,7 @@ type cronExpect struct {
 // runCronFile replays every CronJob sync of a file through cronjob.Decide
 // and compares it in each area.
 func runCronFile(path string, out io.Writer, verbose bool, tally *areaTally) (passed, failed int, err error) {
-	f, err := os.Open(path)
+	f, err := openVectors(path)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -14,13 +14,13 @@ import (
 	"github.com/vcjob/vcjob/cronjob"
 )
 
-const publicCronVectors = "../../../shared/conformance/cronjob/vectors-cron-public.jsonl"
+const publicCronVectors = "testdata/cronjob/vectors-cron-public.jsonl.gz"
 
 // TestPublicCronVectors replays Volcano's recorded CronJob syncs; every
 // case must pass in every area.
 func TestPublicCronVectors(t *testing.T) {
 	if _, err := os.Stat(publicCronVectors); err != nil {
-		t.Skipf("no CronJob vectors at %s: %v", publicCronVectors, err)
+		t.Fatalf("no CronJob vectors at %s: %v", publicCronVectors, err)
 	}
 	var out bytes.Buffer
 	tally := newAreaTally("CronJob", cronAreas)
@@ -41,9 +41,9 @@ func TestPublicCronVectors(t *testing.T) {
 // cronCases reads every public CronJob case.
 func cronCases(t *testing.T) []*cronCase {
 	t.Helper()
-	f, err := os.Open(publicCronVectors)
+	f, err := openVectors(publicCronVectors)
 	if err != nil {
-		t.Skipf("no CronJob vectors at %s: %v", publicCronVectors, err)
+		t.Fatalf("no CronJob vectors at %s: %v", publicCronVectors, err)
 	}
 	defer f.Close()
 	var cases []*cronCase

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 )
 
 // fileKind is what a vectors file records.
@@ -27,7 +26,7 @@ var fileKinds = []fileKind{jobSteps, cronSyncs, ttlDecisions}
 
 // sniffKind tells a file's kind from the keys of its first case.
 func sniffKind(path string) (fileKind, error) {
-	f, err := os.Open(path)
+	f, err := openVectors(path)
 	if err != nil {
 		return "", err
 	}

@@ -92,7 +92,7 @@ func main() {
 
 // runFile replays every case of one JSON Lines file.
 func runFile(path string, opts Options, out io.Writer, verbose bool, tally *areaTally) (passed, failed int, err error) {
-	f, err := os.Open(path)
+	f, err := openVectors(path)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"slices"
 	"time"
@@ -112,7 +111,7 @@ func decodeTTLCase(line []byte) (*ttlCase, error) {
 // runTTLFile replays every garbage-collector decision of a file through
 // package ttl.
 func runTTLFile(path string, out io.Writer, verbose bool, tally *areaTally) (passed, failed int, err error) {
-	f, err := os.Open(path)
+	f, err := openVectors(path)
 	if err != nil {
 		return 0, 0, err
 	}

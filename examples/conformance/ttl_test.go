@@ -13,13 +13,13 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-const publicTTLVectors = "../../../shared/conformance/ttl/vectors-ttl-public.jsonl"
+const publicTTLVectors = "testdata/ttl/vectors-ttl-public.jsonl.gz"
 
 // TestTTLPublicVectors replays the garbage collector's recorded decisions;
 // every one must pass, in every area.
 func TestTTLPublicVectors(t *testing.T) {
 	if _, err := os.Stat(publicTTLVectors); err != nil {
-		t.Skipf("no TTL vectors at %s (recorded from Volcano's garbage collector): %v", publicTTLVectors, err)
+		t.Fatalf("no TTL vectors at %s (recorded from Volcano's garbage collector): %v", publicTTLVectors, err)
 	}
 	var out bytes.Buffer
 	tally := newAreaTally("TTL", ttlAreas)

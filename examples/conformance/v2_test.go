@@ -11,13 +11,13 @@ import (
 	"github.com/vcjob/vcjob/record"
 )
 
-const publicVectorsV2 = "../../../shared/conformance/vectors-v2-public.jsonl"
+const publicVectorsV2 = "testdata/vectors-v2-public.jsonl.gz"
 
 // TestPublicVectorsV2 replays Volcano's recorded SyncJob steps and
 // compares every object written; every case must pass, each way.
 func TestPublicVectorsV2(t *testing.T) {
 	if _, err := os.Stat(publicVectorsV2); err != nil {
-		t.Skipf("no vectors at %s: %v", publicVectorsV2, err)
+		t.Fatalf("no vectors at %s: %v", publicVectorsV2, err)
 	}
 	for _, mode := range []Mode{Direct, ThroughStep} {
 		for _, recount := range []bool{false, true} {
@@ -38,9 +38,9 @@ func TestPublicVectorsV2(t *testing.T) {
 // fullCase is the first public v2 case that writes something in every
 // area, replayed.
 func fullCase(t *testing.T) (*Case, Got) {
-	f, err := os.Open(publicVectorsV2)
+	f, err := openVectors(publicVectorsV2)
 	if err != nil {
-		t.Skipf("no vectors at %s: %v", publicVectorsV2, err)
+		t.Fatalf("no vectors at %s: %v", publicVectorsV2, err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -134,13 +134,13 @@ func TestSSHKeysDescribed(t *testing.T) {
 	}
 }
 
-const publicVectorsV3 = "../../../shared/conformance/v3/vectors-v3-public.jsonl"
+const publicVectorsV3 = "testdata/v3/vectors-v3-public.jsonl.gz"
 
 // TestPublicVectorsV3 replays the v3 cases (v2 and the Events recorded):
 // every case must pass each way, its Events compared too.
 func TestPublicVectorsV3(t *testing.T) {
 	if _, err := os.Stat(publicVectorsV3); err != nil {
-		t.Skipf("no vectors at %s: %v", publicVectorsV3, err)
+		t.Fatalf("no vectors at %s: %v", publicVectorsV3, err)
 	}
 	for _, mode := range []Mode{Direct, ThroughStep} {
 		for _, recount := range []bool{false, true} {
@@ -161,9 +161,9 @@ func TestPublicVectorsV3(t *testing.T) {
 // eventCase is the first public v3 case that records an Event, replayed
 // with mode.
 func eventCase(t *testing.T, mode Mode) (*Case, Got) {
-	f, err := os.Open(publicVectorsV3)
+	f, err := openVectors(publicVectorsV3)
 	if err != nil {
-		t.Skipf("no vectors at %s: %v", publicVectorsV3, err)
+		t.Fatalf("no vectors at %s: %v", publicVectorsV3, err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
