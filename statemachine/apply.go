@@ -356,12 +356,17 @@ func (a *Applied) kill(ctx context.Context, ji *jobinfo.Info, plan *KillPlan, up
 	return nil
 }
 
-// nothingToDo: a job being deleted gets nothing done, as SPEC says, not
-// even its plugins built or its PodGroup read, which could fail and have
-// the request retried; a job info without a job is an error.
+// nothingToDo: a job being deleted gets nothing done, not even its
+// plugins built or its PodGroup read, which could fail and have the
+// request retried (Volcano's syncJob and killJob return at once for it);
+// a job info without a job, or with a job no API server stored (no
+// namespace or UID), is an error.
 func nothingToDo(ji *jobinfo.Info) (bool, error) {
 	if ji == nil || ji.Job == nil {
 		return true, ErrNoJob
+	}
+	if ji.Job.Namespace == "" || ji.Job.UID == "" {
+		return true, fmt.Errorf("job %q: %w", ji.Job.Name, ErrNotStored)
 	}
 	return ji.Job.DeletionTimestamp != nil, nil
 }

@@ -61,3 +61,9 @@ func execute(ctx context.Context, cluster Cluster, ji *jobinfo.Info, action vcjo
 // ErrNoJob is the error of a plan or call handed a job info without a job
 // (or no job info at all).
 var ErrNoJob = errors.New("no job in the job info")
+
+// ErrNotStored is the error of a call handed a job without a namespace or
+// a UID: the pods' labels, the PodGroup's name and the owner references
+// need both, and an API server gives every job it stores both (a manifest
+// has neither: memcluster.PutJob fills them in as an API server does).
+var ErrNotStored = errors.New("the job has no namespace or UID: it was never stored by an API server")

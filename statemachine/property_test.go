@@ -397,7 +397,7 @@ func (h *harness) request(t tb, i int, o op, before *vcjob.Job, podsBefore []*co
 	var trans statemachine.Transition
 	var execErr error
 	spy := &spyCluster{Cluster: h.c}
-	nCreated := len(h.c.Journal.Created)
+	nCreated := len(h.c.Journal.CreatedPods)
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -438,7 +438,7 @@ func (h *harness) request(t tb, i int, o op, before *vcjob.Job, podsBefore []*co
 	}
 	r := requestStep{
 		i: i, op: o, tr: *tr, before: before, after: after, podsBefore: podsBefore,
-		rec: rec, spy: spy, created: h.c.Journal.Created[nCreated:],
+		rec: rec, spy: spy, created: h.c.Journal.CreatedPods[nCreated:],
 	}
 	h.count(r)
 	checkOneCall(t, r)
@@ -549,5 +549,5 @@ func podNames(pods []*corev1.Pod) []string {
 
 func journalString(j memcluster.Journal) string {
 	return fmt.Sprintf("created %v deleted %v podGroupsCreated %v podGroupsDeleted %v statusWrites %d",
-		podNames(j.Created), j.Deleted, j.PodGroupsCreated, j.PodGroupsDeleted, j.StatusWrites)
+		j.Created, j.Deleted, j.PodGroupsCreated, j.PodGroupsDeleted, j.StatusWrites)
 }

@@ -123,7 +123,7 @@ func TestPlayground(t *testing.T) {
 	}
 	screenshot(t, ctx, "playground-typed.png")
 
-	// A typo in a field name: the decoding error names the field.
+	// A value of the wrong kind: the decoding error names the field.
 	edit := func(from, to string) error {
 		_, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(function () { var m = document.getElementById('manifest');
 		  m.value = m.value.replace(%q, %q); m.dispatchEvent(new Event('input', { bubbles: true })); return true; })()`, from, to)))
@@ -132,7 +132,7 @@ func TestPlayground(t *testing.T) {
 	if n, err = checks(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := edit("replicas: 3", "replicaz: 3"); err != nil {
+	if err := edit("replicas: 3", "replicas: three"); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, answered(n), chromedp.WaitVisible(chromedp.CSS(`#decode-error`))); err != nil {
@@ -142,7 +142,7 @@ func TestPlayground(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(decodeErr, `spec.tasks[1].replicaz: unknown field`) {
+	if !strings.Contains(decodeErr, `spec.tasks[1].replicas: must be a number, not a string`) {
 		t.Errorf("decode error: %q", decodeErr)
 	}
 	screenshot(t, ctx, "playground-broken-manifest.png")
@@ -151,7 +151,7 @@ func TestPlayground(t *testing.T) {
 	if n, err = checks(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := edit("replicaz: 3", "replicas: -1"); err != nil {
+	if err := edit("replicas: three", "replicas: -1"); err != nil {
 		t.Fatal(err)
 	}
 	if err := chromedp.Do(ctx, answered(n)); err != nil {

@@ -167,7 +167,7 @@ func collect(c *Case, got Got, cl *memcluster.Cluster, job *vcjob.Job) (Got, err
 	got.Status = statusOf(cl.Job(job.Namespace, job.Name).Status)
 	got.DeletedPods = append(got.DeletedPods, cl.Journal.Deleted...)
 	sort.Strings(got.DeletedPods)
-	for _, p := range cl.Journal.Created {
+	for _, p := range cl.Journal.CreatedPods {
 		got.CreatedPods = append(got.CreatedPods, PodMeta{Name: p.Name, Labels: p.Labels, Annotations: p.Annotations})
 	}
 	sort.Slice(got.CreatedPods, func(i, j int) bool { return got.CreatedPods[i].Name < got.CreatedPods[j].Name })

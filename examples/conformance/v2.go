@@ -78,7 +78,7 @@ func collectV2(got Got, cl *memcluster.Cluster, input *vcjob.Job, priorities pod
 		got.ControlledResources = map[string]string{}
 	}
 	got.RawCreatedPods = nil
-	created := append([]*corev1.Pod(nil), j.Created...)
+	created := append([]*corev1.Pod(nil), j.CreatedPods...)
 	sort.Slice(created, func(a, b int) bool { return created[a].Name < created[b].Name })
 	for _, p := range created {
 		raw, err := json.Marshal(p)

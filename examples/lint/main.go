@@ -29,8 +29,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strconv"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -280,7 +278,7 @@ func lint(job *vcjob.Job, explain bool, spec *field.Path) report {
 	}
 	defaulted := job.DeepCopy()
 	vcjob.SetDefaults(defaulted)
-	for _, d := range defaultsApplied(job, defaulted) {
+	for _, d := range vcjob.DefaultsApplied(job, defaulted) {
 		r.Defaults = append(r.Defaults, rebase(d, spec))
 	}
 	for _, e := range validation.ValidateJob(defaulted) {
@@ -345,56 +343,6 @@ func kindOf(doc []byte) (kind string, empty bool) {
 	}
 	_ = yaml.Unmarshal(doc, &meta)
 	return meta.Kind, false
-}
-
-// defaultsApplied lists what vcjob.SetDefaults changed, as "field: old ->
-// new".
-func defaultsApplied(given, d *vcjob.Job) []string {
-	var out []string
-	add := func(p *field.Path, old, new string) {
-		if old != new {
-			out = append(out, fmt.Sprintf("%s: %s -> %s", p, old, new))
-		}
-	}
-	spec := field.NewPath("spec")
-	add(spec.Child("queue"), quote(given.Spec.Queue), quote(d.Spec.Queue))
-	add(spec.Child("schedulerName"), quote(given.Spec.SchedulerName), quote(d.Spec.SchedulerName))
-	add(spec.Child("maxRetry"), strconv.Itoa(int(given.Spec.MaxRetry)), strconv.Itoa(int(d.Spec.MaxRetry)))
-	add(spec.Child("minAvailable"), strconv.Itoa(int(given.Spec.MinAvailable)), strconv.Itoa(int(d.Spec.MinAvailable)))
-	if given.Spec.NetworkTopology != nil {
-		add(spec.Child("networkTopology", "mode"), quote(string(given.Spec.NetworkTopology.Mode)), quote(string(d.Spec.NetworkTopology.Mode)))
-	}
-	for i := range given.Spec.Tasks {
-		g, dt := &given.Spec.Tasks[i], &d.Spec.Tasks[i]
-		tp := spec.Child("tasks").Index(i)
-		add(tp.Child("name"), quote(g.Name), quote(dt.Name))
-		add(tp.Child("minAvailable"), optional(g.MinAvailable), optional(dt.MinAvailable))
-		add(tp.Child("maxRetry"), strconv.Itoa(int(g.MaxRetry)), strconv.Itoa(int(dt.MaxRetry)))
-		add(tp.Child("template", "spec", "dnsPolicy"), quote(string(g.Template.Spec.DNSPolicy)), quote(string(dt.Template.Spec.DNSPolicy)))
-		if pp := g.PartitionPolicy; pp != nil && pp.NetworkTopology != nil {
-			add(tp.Child("partitionPolicy", "networkTopology", "mode"), quote(string(pp.NetworkTopology.Mode)), quote(string(dt.PartitionPolicy.NetworkTopology.Mode)))
-		}
-	}
-	var added []string
-	for name := range d.Spec.Plugins {
-		if _, ok := given.Spec.Plugins[name]; !ok {
-			added = append(added, name)
-		}
-	}
-	sort.Strings(added)
-	for _, name := range added {
-		out = append(out, fmt.Sprintf("%s: + %s", spec.Child("plugins"), name))
-	}
-	return out
-}
-
-func quote(s string) string { return strconv.Quote(s) }
-
-func optional(p *int32) string {
-	if p == nil {
-		return "unset"
-	}
-	return strconv.Itoa(int(*p))
 }
 
 func printText(w io.Writer, r report) {

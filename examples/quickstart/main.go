@@ -196,7 +196,7 @@ func (w *world) step(req request.Request) error {
 	fmt.Printf(" (retry %d, version %d)\n", after.RetryCount, after.Version)
 	if len(w.c.Journal.Created) > 0 {
 		var names []string
-		for _, p := range w.c.Journal.Created {
+		for _, p := range w.c.Journal.CreatedPods {
 			names = append(names, p.Name)
 		}
 		fmt.Printf("  created  %v\n", names)

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/examples/timeline"
@@ -69,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if *compare && sem.IsVolcano() {
 		sem = semantics.Corrected()
 	}
-	if err := runFiles(*jobPath, *name, fs.Arg(0), *output, sem, *compare, stdout); err != nil {
+	if err := runFiles(*jobPath, *name, fs.Arg(0), *output, sem, *compare, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "simulate:", err)
 		return 1
 	}
@@ -78,12 +79,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runFiles reads the job before the scenario, so that a broken job is
 // reported first.
-func runFiles(jobPath, name, scenarioPath, output string, sem semantics.Profile, compare bool, w io.Writer) error {
+func runFiles(jobPath, name, scenarioPath, output string, sem semantics.Profile, compare bool, w, stderr io.Writer) error {
 	manifest, err := os.ReadFile(jobPath)
 	if err != nil {
 		return err
 	}
-	job, err := scenario.Load(manifest, name)
+	job, dropped, err := scenario.LoadDropping(manifest, name)
+	if len(dropped) > 0 {
+		fmt.Fprintf(stderr, "simulate: %s: dropped fields the Job CRD lacks, as an API server does: %s\n", jobPath, strings.Join(dropped, ", "))
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", jobPath, err)
 	}

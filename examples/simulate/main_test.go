@@ -32,7 +32,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"-job", one}, 2, "one scenario file is needed"},
 		{[]string{good}, 2, "-job JOB.yaml is needed"},
 		{[]string{"-job", one, bad}, 1, `advance takes one argument, got 2; usage:`},
-		{[]string{"-job", broken, bad}, 1, `spec.taskz: unknown field`}, // the job first
+		{[]string{"-job", broken, bad}, 1, `dropped fields the Job CRD lacks, as an API server does: spec.taskz`}, // the job first
 		{[]string{"-job", two, good}, 1, "holds 2 jobs (a, b): name the one to simulate (simulate -name)"},
 		{[]string{"-job", two, "-name", "b", good}, 0, "> start all"},
 		{[]string{"-job", one, "-o", "html", good}, 0, "<!DOCTYPE html>"},

@@ -5,7 +5,7 @@
 // applies the same plans with its clients instead.
 //
 //	c := memcluster.New(now)
-//	c.PutJob(job)
+//	job = c.PutJob(job) // stored as an API server stores it (namespace, UID)
 //	c.PutPod(pod)
 //	c.SetPodGroupPhase("ns", podgroup.Name(job), podgroup.PhaseRunning)
 //	ji, _ := c.JobInfo("ns", job.Name)
@@ -80,13 +80,18 @@ type Change struct {
 	OldPhase, NewPhase podgroup.Phase
 }
 
-// Journal records what the calls did, in order, until Reset. The created
-// pods are the stored objects themselves, as StoredPod hands them out:
-// read them, do not change them (a copy per created pod would make the
-// cluster's own cost grow with every job it runs).
+// Journal records what the calls did, in order, until Reset: objects by
+// name (Created, Deleted, PodGroups...), and where the whole object
+// written matters, the objects too. The created pods are the stored
+// objects themselves, as StoredPod hands them out: read them, do not
+// change them (a copy per created pod would make the cluster's own cost
+// grow with every job it runs).
 type Journal struct {
-	Created          []*corev1.Pod
-	Deleted          []string
+	// Created and Deleted are the names of the pods created and deleted.
+	Created []string
+	Deleted []string
+	// CreatedPods are the pods created, whole, in the order of Created.
+	CreatedPods      []*corev1.Pod
 	PodGroupsCreated []string
 	PodGroupsUpdated []string
 	PodGroupsDeleted []string
@@ -177,6 +182,9 @@ type Cluster struct {
 	// sync then builds no string.
 	pgNames map[types.UID]pgName
 	uid     int
+	// jobUIDs counts the jobs stored under each name's first UID, so a
+	// job re-created under its name gets another.
+	jobUIDs map[types.UID]int
 	last    *statemachine.Applied
 }
 
@@ -188,12 +196,52 @@ var (
 // New returns an empty cluster whose clock reads now.
 func New(now metav1.Time) *Cluster {
 	return &Cluster{Now: now, jobs: map[objKey]*vcjob.Job{}, pods: map[objKey]*corev1.Pod{}, podGroups: map[objKey]*PodGroup{},
-		objects: map[objKey]runtime.Object{}, claims: map[objKey]bool{}}
+		objects: map[objKey]runtime.Object{}, claims: map[objKey]bool{}, jobUIDs: map[types.UID]int{}}
 }
 
-// PutJob stores a copy of job (with a new resourceVersion when Watch is
-// set).
-func (c *Cluster) PutJob(job *vcjob.Job) { c.putJob(job.DeepCopy()) }
+// PutJob stores a copy of job as an API server stores a job created or
+// updated, and returns the stored copy (read it, do not change it). What an
+// API server fills in on a create, PutJob fills in when job lacks it: the
+// namespace "default" (where kubectl puts a manifest that names none), a
+// name from metadata.generateName, a UID (uid-<name>, with a count once
+// the name was used by a job of another UID), and creationTimestamp (Now).
+// Putting a job under the namespace and name of a stored one is an update:
+// it keeps the stored job's UID and creation time unless job has its own.
+// The resourceVersion is new when Watch is set.
+func (c *Cluster) PutJob(job *vcjob.Job) *vcjob.Job {
+	j := job.DeepCopy()
+	c.asCreated(j)
+	c.putJob(j)
+	return j
+}
+
+// asCreated fills in what an API server gives a job it stores.
+func (c *Cluster) asCreated(j *vcjob.Job) {
+	if j.Namespace == "" {
+		j.Namespace = metav1.NamespaceDefault
+	}
+	if j.Name == "" && j.GenerateName != "" {
+		c.uid++
+		j.Name = fmt.Sprintf("%s%05d", j.GenerateName, c.uid)
+	}
+	if old := c.jobs[key(j.Namespace, j.Name)]; old != nil && (j.UID == "" || j.UID == old.UID) {
+		j.UID = old.UID
+		if j.CreationTimestamp.IsZero() {
+			j.CreationTimestamp = old.CreationTimestamp
+		}
+		return
+	}
+	if j.UID == "" {
+		j.UID = types.UID("uid-" + j.Name)
+		if n := c.jobUIDs[j.UID]; n > 0 {
+			j.UID = types.UID(fmt.Sprintf("uid-%s-%d", j.Name, n+1))
+		}
+	}
+	c.jobUIDs[types.UID("uid-"+j.Name)]++
+	if j.CreationTimestamp.IsZero() {
+		j.CreationTimestamp = c.Now
+	}
+}
 
 // putJob stores j itself: the cluster's own object from now on, never
 // changed in place.
@@ -663,7 +711,8 @@ func (c *Cluster) CreatePod(ctx context.Context, pod *corev1.Pod) error {
 	p.UID = types.UID(fmt.Sprintf("uid-%s-%d", p.Name, c.uid))
 	p.CreationTimestamp = c.Now
 	p.Status.Phase = corev1.PodPending
-	c.Journal.Created = append(c.Journal.Created, p)
+	c.Journal.Created = append(c.Journal.Created, p.Name)
+	c.Journal.CreatedPods = append(c.Journal.CreatedPods, p)
 	c.putPod(p)
 	return nil
 }

@@ -57,9 +57,11 @@ type Result struct {
 	Job string `json:"job,omitempty"`
 	// Note says something about the input that is not an error.
 	Note string `json:"note,omitempty"`
-	// Decode is the manifest's decoding error (strict: unknown fields are
-	// errors naming the field); nothing else is filled in then.
+	// Decode is the manifest's decoding error; nothing else is filled in
+	// then. Fields the Job CRD lacks are not an error: they are dropped, as
+	// an API server drops them, and named in Dropped.
 	Decode   string           `json:"decode,omitempty"`
+	Dropped  []string         `json:"dropped,omitempty"`
 	Invalid  []FieldError     `json:"invalid"`
 	Defaults []string         `json:"defaults"`
 	Lint     []policy.Finding `json:"lint"`
@@ -80,6 +82,11 @@ const maxPods = 2000
 func Check(manifest, script string) Result {
 	r := Result{Invalid: []FieldError{}, Lint: []policy.Finding{}, Defaults: []string{}}
 	jobs, err := vcjob.DecodeJobs([]byte(manifest))
+	var de *vcjob.DecodeError
+	if errors.As(err, &de) && len(de.Fields) > 0 && len(de.UnknownFields()) == len(de.Fields) {
+		r.Dropped = de.UnknownFields()
+		jobs, err = vcjob.DecodeJobsWith([]byte(manifest), vcjob.DecodeOptions{AllowUnknownFields: true})
+	}
 	if err != nil {
 		r.Decode = err.Error()
 		return r
@@ -92,6 +99,7 @@ func Check(manifest, script string) Result {
 	r.Lint = append(r.Lint, policy.Lint(job)...)
 	defaulted := job.DeepCopy()
 	vcjob.SetDefaults(defaulted)
+	r.Defaults = append(r.Defaults, vcjob.DefaultsApplied(job, defaulted)...)
 	for _, e := range validation.ValidateJob(defaulted) {
 		r.Invalid = append(r.Invalid, FieldError{Field: e.Field, Type: e.Type.String(), Detail: e.Detail, Text: e.Error()})
 	}

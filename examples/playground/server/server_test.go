@@ -45,8 +45,17 @@ func TestCheckReportsFieldPaths(t *testing.T) {
 	assert.Contains(t, fields, "spec.tasks[1].replicas")
 	assert.Nil(t, r.Timeline, "an invalid job is not run")
 
+	// A field the CRD lacks is dropped, as an API server drops it, and
+	// named; the job runs without it.
 	r = Check(strings.Replace(ex.Manifest, "replicas: 3", "replicaz: 3", 1), ex.Scenario)
-	assert.Contains(t, r.Decode, `spec.tasks[1].replicaz: unknown field`)
+	assert.Empty(t, r.Decode)
+	assert.Equal(t, []string{"spec.tasks[1].replicaz"}, r.Dropped)
+
+	r = Check(strings.Replace(ex.Manifest, "replicas: 3", "replicas: three", 1), ex.Scenario)
+	assert.Contains(t, r.Decode, `spec.tasks[1].replicas: must be a number, not a string`)
+
+	r = Check(ex.Manifest, ex.Scenario)
+	assert.Contains(t, r.Defaults, "spec.tasks[0].maxRetry: 0 -> 3", "the webhook's defaults are listed")
 
 	r = Check(ex.Manifest, "start all\n")
 	assert.Contains(t, r.Scenario, `put "podgroup Inqueue" before this line`)

@@ -84,6 +84,9 @@ type sim struct {
 	maxSteps int
 	// gc is Volcano's garbage collector (spec.ttlSecondsAfterFinished).
 	gc gcState
+	// hadPods: a command found the job's pods once, so a job without pods
+	// lost them to a kill rather than never got them.
+	hadPods bool
 	// failures counts each failed request's requeues since it last
 	// succeeded (the work queue's NumRequeues); retries are the requeued
 	// requests, by due time.
@@ -94,16 +97,12 @@ type sim struct {
 // newSim starts a simulation deciding under the semantics sem (the
 // embedder's choice; the job's own annotation applies on top).
 func newSim(job *vcjob.Job, out Observer, sem semantics.Profile) (*sim, error) {
-	s := &sim{ctx: context.Background(), ns: job.Namespace, job: job.Name, now: Start, out: out}
+	s := &sim{ctx: context.Background(), now: Start, out: out}
 	var pods int32
 	for _, t := range job.Spec.Tasks {
 		pods += t.Replicas
 	}
 	s.maxSteps = max(minSteps, maxStepsPerPod*int(pods))
-	if s.ns == "" {
-		s.ns = "default"
-		job.Namespace = s.ns
-	}
 	s.cluster = memcluster.New(metav1.NewTime(Start))
 	s.cluster.Watch = true
 	s.cluster.GracefulDelete = true
@@ -114,7 +113,11 @@ func newSim(job *vcjob.Job, out Observer, sem semantics.Profile) (*sim, error) {
 	// fixed test key, since a simulation needs no real one.
 	reg := plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
 	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg, Semantics: sem}}
-	s.cluster.PutJob(job)
+	// Stored as an API server stores a manifest: in namespace default
+	// when it names none, with a UID and the creation time (a deadline
+	// counts from it).
+	job = s.cluster.PutJob(job)
+	s.ns, s.job = job.Namespace, job.Name
 	s.out.Command(0, "create job "+job.Name, s.now)
 	return s, s.settle()
 }
@@ -175,10 +178,35 @@ func (s *sim) run(c Command) error {
 			return err
 		}
 		for _, p := range pods {
+			s.noteInPlaceRestart(c, p)
 			s.change(c, p)
 		}
 	}
 	return s.settle()
+}
+
+// NoteObserver is an Observer that also takes the simulator's notes on a
+// command: what a real cluster would do otherwise than the script says.
+type NoteObserver interface {
+	Note(text string, now time.Time)
+}
+
+func (s *sim) note(format string, args ...any) {
+	if n, ok := s.out.(NoteObserver); ok {
+		n.Note(fmt.Sprintf(format, args...), s.now)
+	}
+}
+
+// noteInPlaceRestart says when a "fail" fails a pod a kubelet would not
+// fail: under restartPolicy OnFailure or Always it restarts the failed
+// container in place, and the pod stays Running.
+func (s *sim) noteInPlaceRestart(c Command, p *corev1.Pod) {
+	if c.verb != "fail" || p.Spec.RestartPolicy == corev1.RestartPolicyNever || p.Spec.RestartPolicy == "" {
+		return
+	}
+	s.note("%s has restartPolicy %s: a kubelet restarts a container that exits %d in place and the pod stays Running "+
+		"(write \"restart %s\"); the pod fails only when the kubelet gives up on it (eviction, a deadline), as played here",
+		p.Name, p.Spec.RestartPolicy, c.n, strings.TrimPrefix(p.Name, s.job+"-"))
 }
 
 // pods resolves a command's pod argument against the cluster.
@@ -208,8 +236,13 @@ func (s *sim) pods(c Command) ([]*corev1.Pod, error) {
 		if !s.cluster.PodGroup(job).Exists {
 			return nil, fmt.Errorf("line %d: %q: the job has no pods and no PodGroup now (a whole-job kill deletes both; the next sync creates the PodGroup again)", c.Line, c.Text)
 		}
+		if s.hadPods {
+			return nil, fmt.Errorf("line %d: %q: the job has no pods now: the last kill deleted them and the job is %s; Volcano creates new ones once the scheduler admits its PodGroup (now %s): put \"podgroup Inqueue\" before this line",
+				c.Line, c.Text, orNone(job.Status.State.Phase), orNone(vcjob.JobPhase(s.cluster.PodGroup(job).Phase)))
+		}
 		return nil, fmt.Errorf("line %d: %q: the job has no pods yet: Volcano creates them once the scheduler admits the PodGroup; put \"podgroup Inqueue\" before this line", c.Line, c.Text)
 	}
+	s.hadPods = true
 	if len(out) == 0 {
 		var names []string
 		for _, p := range all {

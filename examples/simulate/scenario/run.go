@@ -5,21 +5,41 @@ import (
 	"fmt"
 	"strings"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
-
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
 )
 
-// Load decodes a manifest, picks the job named name (or its only job when
-// name is ""), and defaults and validates it as Volcano's admission would.
+// Load decodes a manifest strictly (a field the Job types lack is an
+// error naming it), picks the job named name (or its only job when name is
+// ""), and defaults and validates it as Volcano's admission would.
 func Load(manifest []byte, name string) (*vcjob.Job, error) {
 	jobs, err := vcjob.DecodeJobs(manifest)
 	if err != nil {
 		return nil, err
 	}
+	return pick(jobs, name)
+}
+
+// LoadDropping is Load as an API server with Volcano's CRD reads a
+// manifest: the fields the Job types lack are dropped, and named in
+// dropped, rather than refused.
+func LoadDropping(manifest []byte, name string) (job *vcjob.Job, dropped []string, err error) {
+	jobs, err := vcjob.DecodeJobs(manifest)
+	var de *vcjob.DecodeError
+	if errors.As(err, &de) && len(de.UnknownFields()) == len(de.Fields) && len(de.Fields) > 0 {
+		dropped = de.UnknownFields()
+		jobs, err = vcjob.DecodeJobsWith(manifest, vcjob.DecodeOptions{AllowUnknownFields: true})
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	job, err = pick(jobs, name)
+	return job, dropped, err
+}
+
+// pick chooses the job to simulate, and defaults and validates it.
+func pick(jobs []*vcjob.Job, name string) (*vcjob.Job, error) {
 	var job *vcjob.Job
 	switch {
 	case name != "":
@@ -68,15 +88,6 @@ type Options struct {
 func RunWith(job *vcjob.Job, script []Command, o Observer, opts Options) error {
 	if job == nil || o == nil {
 		return errors.New("scenario: a job and an observer are needed")
-	}
-	job = job.DeepCopy()
-	if job.UID == "" {
-		// A manifest has no UID yet; the API server would give it one.
-		job.UID = types.UID("uid-" + job.Name)
-	}
-	if job.CreationTimestamp.IsZero() {
-		// The API server stamps it; a deadline counts from it.
-		job.CreationTimestamp = metav1.NewTime(Start)
 	}
 	s, err := newSim(job, o, opts.Semantics)
 	if err != nil {

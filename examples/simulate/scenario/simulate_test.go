@@ -280,3 +280,51 @@ func TestJSONNamesTheTargetLevel(t *testing.T) {
 		t.Errorf("JSON:\n%s", out.String())
 	}
 }
+
+// firstContact is a one-task job whose task restarts failed containers in
+// place, with no namespace, as most real manifests are written.
+const firstContact = `apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: fc}
+spec:
+  minAvailable: 2
+  policies: [{event: PodEvicted, action: RestartJob}]
+  tasks:
+  - name: worker
+    replicas: 2
+    template:
+      spec:
+        restartPolicy: OnFailure
+        containers: [{name: c, image: busybox}]
+`
+
+// Failing a pod a kubelet would restart in place is played, with a note
+// that says so and what to write instead.
+func TestFailOnFailurePodNotes(t *testing.T) {
+	script, err := Parse(strings.NewReader("podgroup Inqueue\nstart all\nfail worker-0 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run([]byte(firstContact), script, NewText(&out)); err != nil {
+		t.Fatal(err)
+	}
+	want := `note     fc-worker-0 has restartPolicy OnFailure: a kubelet restarts a container that exits 3 in place and the pod stays Running (write "restart worker-0")`
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("no note %q in:\n%s", want, out.String())
+	}
+}
+
+// After a restart deleted the pods, a pod command says what happened and
+// what to write, rather than that the job never had pods.
+func TestPodCommandAfterRestartSaysWhatHappened(t *testing.T) {
+	script, err := Parse(strings.NewReader("podgroup Inqueue\nstart all\nevict worker-1\nfinish\nstart all\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = run([]byte(firstContact), script, NewText(&bytes.Buffer{}))
+	if err == nil || !strings.Contains(err.Error(), `line 5: "start all": the job has no pods now: the last kill deleted them`) ||
+		!strings.Contains(err.Error(), `put "podgroup Inqueue" before this line`) {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -61,6 +61,10 @@ func (t textTranscript) Changes([]memcluster.Change, time.Time) {}
 func (t textTranscript) PodGroup(string, time.Time)             {}
 
 // Recorded shows Events recorded outside a step, at the command's level.
+func (t textTranscript) Note(text string, _ time.Time) {
+	fmt.Fprintf(t.w, "  note     %s\n", text)
+}
+
 func (t textTranscript) Recorded(events []record.Event, _ time.Time) {
 	for _, e := range events {
 		fmt.Fprintf(t.w, "  event    %s\n", describeEvent(e))
@@ -200,6 +204,11 @@ func (t jsonTranscript) Changes([]memcluster.Change, time.Time) {}
 
 // Recorded writes {"events": [...], "time": ...} for Events recorded
 // outside a step.
+// Note writes {"note": text, "time": ...}.
+func (t jsonTranscript) Note(text string, now time.Time) {
+	_ = t.enc.Encode(map[string]any{"note": text, "time": now})
+}
+
 func (t jsonTranscript) Recorded(events []record.Event, now time.Time) {
 	_ = t.enc.Encode(map[string]any{"events": events, "time": now})
 }
