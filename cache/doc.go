@@ -1,7 +1,7 @@
 // Package cache owns what a controller knows of its jobs between events:
-// a thread-safe job cache (SPEC §11), the task-completed and task-failed
+// a thread-safe job cache, the task-completed and task-failed
 // predicates, and the derivation of requests from cluster changes
-// (SPEC §2).
+// .
 //
 // Feed it what the informers see; each handler updates the cache and
 // returns the request Volcano's controller would queue, if any:

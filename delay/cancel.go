@@ -5,7 +5,7 @@ import (
 	"github.com/vcjob/vcjob/request"
 )
 
-// CancelForPodEvent applies SPEC §9's pod-event cancellation for req, and
+// CancelForPodEvent applies the pod-event cancellation for req, and
 // must be called before anything else is done with req. It looks only at
 // the entry req's pod holds in the pod index, and cancels it when
 //   - it was registered for PodPending and req.PodUID equals the registered
@@ -66,7 +66,7 @@ func (q *Queue) cancelFor(it *item, req request.Request) bool {
 }
 
 // CleanupAfter cancels the job's pending entries of the same level as
-// action, which has just run on target (SPEC §9): after a job-level action
+// action, which has just run on target: after a job-level action
 // every job-level entry of the job; after RestartTask the task-level
 // entries of target.TaskName; after RestartPod the pod-level entries of
 // target.PodName; after RestartPartition the partition-level entries of

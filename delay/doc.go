@@ -1,4 +1,4 @@
-// Package delay owns delayed actions (SPEC §9): the actions a policy with a
+// Package delay owns delayed actions: the actions a policy with a
 // timeout only schedules, registered under the job and the request's pod
 // name, the rules that cancel them before they run, and the order in which
 // they fall due.

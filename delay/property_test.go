@@ -12,7 +12,7 @@ import (
 	"github.com/vcjob/vcjob/request"
 )
 
-// model is a deliberately naive re-statement of SPEC §9 (linear scans over
+// model is a deliberately naive re-statement of the delay rules (linear scans over
 // every entry ever registered) that the Queue is checked against.
 type model struct {
 	entries []*modelEntry             // by ID-1

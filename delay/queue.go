@@ -87,7 +87,7 @@ func New() *Queue {
 }
 
 // Register schedules action, resolved from req, to run delay after now, under
-// req's job and pod name (SPEC §9). A delay of zero or less is due at now.
+// req's job and pod name, as Volcano keys them. A delay of zero or less is due at now.
 //
 // When req's pod already has a pending entry with the same action, the new
 // registration is dropped and Register returns false. When the pod's

@@ -355,7 +355,8 @@ func (w *world) snapshot() *state {
 	sort.Slice(entries, func(i, j int) bool { return entries[i].ID < entries[j].ID })
 	for _, e := range entries {
 		uid, ok := uids[e.Request.PodName]
-		// Only a PodPending timeout compares the pod's UID (SPEC §9).
+		// Only a PodPending timeout compares the pod's UID: Volcano cancels it
+		// when the pod it was registered for moves on, not a pod of its name.
 		// Held by UID, every entry does.
 		same := ok && uid == e.Request.PodUID && (e.Request.Event == vcjob.PodPendingEvent || e.ByPodUID)
 		s.entries = append(s.entries, entrySnap{

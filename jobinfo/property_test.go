@@ -22,7 +22,7 @@ import (
 // are changed too), and checks after every step that
 //
 //   - the counts and sets each keeps equal a recount from its pods, written
-//     here as the plain loops a reader of SPEC would write;
+//     here as the plain loops a reader of Volcano's code would write;
 //   - every job info still valid (not a released lease) holds exactly what
 //     its own changes made of it, though the ones it shares maps with
 //     change theirs in place whenever they may.
@@ -205,8 +205,8 @@ type recounted struct {
 	missing []int
 }
 
-// recount is the oracle: a task's pods counted one by one, as SPEC words
-// it. A pod is in range when it is named <job>-<task>-<i> for an i below
+// recount is the oracle: a task's pods counted one by one, as Volcano's
+// code counts them. A pod is in range when it is named <job>-<task>-<i> for an i below
 // the replicas of the job's first task of that name.
 func recount(job *vcjob.Job, task string, pods []*corev1.Pod) recounted {
 	var r recounted

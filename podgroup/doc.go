@@ -2,7 +2,7 @@
 // by: its name (and the legacy name still looked up), a plain mirror of the
 // scheduling.volcano.sh/v1beta1 PodGroup (with PodGroupList and
 // AddToScheme, for typed clients and informers), and, as pure functions of
-// the job, the spec the controller wants it to have (SPEC §8):
+// the job, the spec the controller wants it to have:
 //
 //   - Desired: the PodGroup to create: minMember, minTaskMember, queue,
 //     priorityClassName, networkTopology, one subGroupPolicy per partitioned

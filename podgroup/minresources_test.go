@@ -158,7 +158,7 @@ func TestMinResourcesSkipsEmptyClassName(t *testing.T) {
 
 // Volcano's rules are not monotone across the boundary between its two
 // cases: one pod fewer than the task sum may need more of a resource than
-// the task sum itself. Kept on purpose (SPEC §8, §14).
+// the task sum itself. Kept on purpose: Volcano does it.
 func TestMinResourcesNotMonotoneAtTheTaskSum(t *testing.T) {
 	j := job(0,
 		task("a", 10, ptr[int32](1), "high", "memory=100Mi"),

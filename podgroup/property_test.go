@@ -51,7 +51,8 @@ func genJob(t *rapid.T) *vcjob.Job {
 	return job(rapid.Int32Range(0, replicas+3).Draw(t, "jobMinAvailable"), tasks...)
 }
 
-// referenceMinResources reads SPEC §8 literally, one pod at a time.
+// referenceMinResources reads the minResources rule literally, one pod at
+// a time.
 func referenceMinResources(j *vcjob.Job, prios PriorityLookup) corev1.ResourceList {
 	prio := func(tk *vcjob.TaskSpec) int32 {
 		name := tk.Template.Spec.PriorityClassName

@@ -186,7 +186,7 @@ func exitCodes(job *vcjob.Job) (codes []int32, other int32) {
 func (a *analysis) row(t int, e vcjob.Event, code *int32, unmatched bool) Row {
 	req := a.request(t, e, code)
 	if e == vcjob.JobUnknownEvent {
-		req.JobVersion = 0 // PodGroup requests carry none (SPEC §14.4)
+		req.JobVersion = 0 // Volcano's PodGroup requests carry none
 	} else {
 		req.JobVersion = a.defaulted.Status.Version
 	}

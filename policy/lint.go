@@ -87,7 +87,7 @@ const (
 )
 
 var checks = []Check{
-	{CodePendingWithoutTimeout, SeverityWarning, "a PodPending policy without a timeout never fires (SPEC §14.1)"},
+	{CodePendingWithoutTimeout, SeverityWarning, "a PodPending policy without a timeout never fires"},
 	{CodePolicyShadowed, SeverityWarning, "an earlier policy of the same list (\"*\", the same event, a PodFailed event before an exit code) always matches first"},
 	{CodeJobPolicyOverridden, SeverityWarning, "a job policy for an event every task already handles in its own policies never fires"},
 	{CodeEventWithoutTask, SeverityWarning, "a task policy for Unknown never fires: PodGroup requests name no task"},
@@ -96,13 +96,13 @@ var checks = []Check{
 	{CodeUnknownAction, SeverityError, "the action is not one a policy may name"},
 	{CodePolicyWithoutTrigger, SeverityError, "the policy names neither an event nor an exit code: it never matches"},
 	{CodeTargetedRestartWithoutTarget, SeverityWarning, "RestartPod/RestartTask on an event that names no pod restarts the job (retry +1) and kills nothing; RestartPartition does nothing"},
-	{CodeRestartPartitionUnpartition, SeverityError, "RestartPartition for a task without a partitionPolicy does nothing at all (SPEC §14.13)"},
+	{CodeRestartPartitionUnpartition, SeverityError, "RestartPartition for a task without a partitionPolicy does nothing at all"},
 	{CodeRestartPodOnEvicted, SeverityInfo, "RestartPod on PodEvicted: the pod is already gone, so it only counts a retry"},
 	{CodeResumeOnEvent, SeverityWarning, "ResumeJob only acts in Aborting/Aborted; elsewhere it syncs, or kills every pod in Restarting"},
 	{CodeShortPendingTimeout, SeverityWarning, "a PodPending timeout under 1m fires while images are still being pulled"},
 	{CodeAnyEventCatchesTaskCompleted, SeverityWarning, "\"*\" also matches TaskCompleted: a task finishing triggers the action instead of completion"},
 	{CodeAnyEventTimeoutArmsPending, SeverityInfo, "\"*\" with a timeout also arms on every pod creation (PodPending)"},
-	{CodeUnknownOnlyBeforeFirstKill, SeverityInfo, "Unknown requests carry job version 0: the policy stops firing once the job has been killed (SPEC §14.4)"},
+	{CodeUnknownOnlyBeforeFirstKill, SeverityInfo, "Unknown requests carry job version 0: the policy stops firing once the job has been killed"},
 	{CodeExitCodeZero, SeverityError, "exit code 0 is success; validation refuses it, and it would match every request that carries no exit code"},
 	{CodeExitCodeOutOfRange, SeverityWarning, "a Linux container exits with 0-255: a negative or larger code never matches"},
 	{CodeExitCodeRestartsInPlace, SeverityWarning, "with restartPolicy Always/OnFailure the kubelet restarts a failed container in place, so the pod does not fail with that code"},
@@ -113,7 +113,7 @@ var checks = []Check{
 	{CodeMinSuccessExceedsReplicas, SeverityError, "minSuccess above the total replicas can never be met: the job ends Failed"},
 	{CodeMinAvailableZero, SeverityWarning, "job minAvailable 0 (after defaults): Running at once, and Completed even when every pod fails"},
 	{CodeDependsOnEmptyTask, SeverityWarning, "dependsOn names a task with 0 replicas: it counts as ready at once"},
-	{CodeDependsOnAlwaysReady, SeverityWarning, "dependsOn names a task with minAvailable 0: it counts as ready at once (SPEC §14.8)"},
+	{CodeDependsOnAlwaysReady, SeverityWarning, "dependsOn names a task with minAvailable 0: it counts as ready at once"},
 	{CodeTaskWithoutReplicas, SeverityInfo, "a task with 0 replicas creates no pod and never completes"},
 	{CodeTTLAbortedNeverDeleted, SeverityWarning, "ttlSecondsAfterFinished on a job its policies can abort: the garbage collector deletes Completed, Failed and Terminated jobs, never an Aborted one"},
 	{CodeExitCodeWithoutAction, SeverityWarning, "an exit-code policy without an action: Volcano admits it, and a pod failing with that code resolves to the empty action (a sync in Pending and Running, a whole-job kill in Restarting)"},

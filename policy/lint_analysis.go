@@ -13,7 +13,8 @@ import (
 	"github.com/vcjob/vcjob/request"
 )
 
-// What Lint and Explain know about where requests come from (SPEC §2):
+// What Lint and Explain know about where requests come from (the
+// cache's event rules):
 // pod events, and the task events derived from a pod's change, name a task
 // and a pod; a PodGroup's change (Unknown) names neither; commands carry
 // their action and name neither.

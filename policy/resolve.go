@@ -91,7 +91,7 @@ type Decision struct {
 	Escalated bool `json:"escalated,omitempty"`
 }
 
-// Resolve decides what Volcano's controller does about req for job (SPEC §3).
+// Resolve decides what Volcano's controller does about req for job.
 // A job carrying the ExtensionsAnnotation also gets its policy
 // extensions (see ResolveWith); one whose annotation does not decode gets
 // none (policy.Lint reports it).

@@ -57,7 +57,7 @@ const (
 	InvKillSet           = "killSet"           // a kill deletes exactly the pods its plan names (retain set, target)
 	InvSyncDeletes       = "syncDeletes"       // SyncJob deletes only out-of-sync pods and pods beyond the replicas
 	InvExisting          = "existing"          // deleted pods existed; created pods did not
-	InvPodMetadata       = "podMetadata"       // a created pod carries SPEC §7's labels and annotations
+	InvPodMetadata       = "podMetadata"       // a created pod carries Volcano's labels and annotations
 	InvEvents            = "events"            // the Events are processNextReq's for the decision (none for a fired action), then the call's; a call that succeeded records no Warning but PodGroupPending
 )
 
@@ -366,7 +366,7 @@ func CheckEffects(before *vcjob.Job, podsBefore []*corev1.Pod, rec worker.Record
 }
 
 // CheckPod checks a pod the controller created for job (the job as it was
-// before the step that created it): name, namespace, owner, and SPEC §7's
+// before the step that created it): name, namespace, owner, and Volcano's
 // labels and annotations, with job-version and job-retry-count from the
 // job's status.
 func CheckPod(job *vcjob.Job, pod *corev1.Pod) error {

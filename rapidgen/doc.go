@@ -34,7 +34,7 @@
 //	CheckEffects(before, podsBefore, rec)  the pods a call deleted and
 //	                                       created against those that
 //	                                       existed
-//	CheckPod(job, pod)                     a created pod's SPEC §7 labels
+//	CheckPod(job, pod)                     a created pod's labels and annotations
 //	                                       and annotations
 //
 // A property test of a controller of yours draws a scenario, drives the

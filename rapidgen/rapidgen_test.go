@@ -208,7 +208,7 @@ func TestCheckersCatchViolations(t *testing.T) {
 }
 
 // TestCheckStepGoesByTheWrittenStatus: retryCount and version move with
-// the status a call wrote (SPEC §5: the bump is part of the status
+// the status a call wrote (the version bump is part of the status
 // written), not with the call's error. A kill whose status write went
 // through before a later failure (deleting the PodGroup, say) has moved
 // them; one whose write failed has not, and a bump it did not write is

@@ -9,16 +9,17 @@ import (
 	"github.com/vcjob/vcjob/statemachine"
 )
 
-var update = flag.Bool("update", false, "rewrite the README's state diagram")
+var update = flag.Bool("update", false, "rewrite the state diagram in docs/state-machine.md")
 
 const (
 	diagramBegin = "<!-- BEGIN state diagram"
 	diagramEnd   = "<!-- END state diagram -->"
 )
 
-// TestREADMEStateDiagram keeps the README's picture equal to the table.
-func TestREADMEStateDiagram(t *testing.T) {
-	const path = "../README.md"
+// TestDocsStateDiagram keeps the picture in docs/state-machine.md equal
+// to the table.
+func TestDocsStateDiagram(t *testing.T) {
+	const path = "../docs/state-machine.md"
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -33,7 +34,7 @@ func TestREADMEStateDiagram(t *testing.T) {
 	want := "```mermaid\n" + statemachine.Mermaid() + "```\n"
 	if got := readme[headerEnd:end]; got != want {
 		if !*update {
-			t.Fatalf("README state diagram is stale; run: go test ./statemachine -run TestREADMEStateDiagram -update\n--- README\n%s\n--- table\n%s", got, want)
+			t.Fatalf("%s: the state diagram is stale; run: go test ./statemachine -run TestDocsStateDiagram -update\n--- docs\n%s\n--- table\n%s", path, got, want)
 		}
 		if err := os.WriteFile(path, []byte(readme[:headerEnd]+want+readme[end:]), 0o644); err != nil {
 			t.Fatal(err)

@@ -58,11 +58,14 @@ func run() error {
 	}
 	fmt.Printf("job %s/%s: %d tasks, minAvailable %d, maxRetry %d\n\n", job.Namespace, job.Name, len(job.Spec.Tasks), job.Spec.MinAvailable, job.Spec.MaxRetry)
 
-	w := &world{c: memcluster.New(metav1.NewTime(time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC))), ns: job.Namespace, name: job.Name}
+	w := &world{c: memcluster.New(metav1.NewTime(time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)))}
 	// The job's plugins (pytorch, and svc which defaulting added) shape
 	// its pods and create its Service and host-list ConfigMap.
 	w.c.Plugins = plugins.NewRegistry()
-	w.c.PutJob(job)
+	// Stored as an API server stores it: with a UID (and namespace
+	// default, had the manifest named none).
+	job = w.c.PutJob(job)
+	w.ns, w.name = job.Namespace, job.Name
 	pg := podgroup.Name(job)
 
 	fmt.Println("# the job is created")

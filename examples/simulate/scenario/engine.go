@@ -515,7 +515,8 @@ func (s *sim) summary() string {
 	}
 	counts := fmt.Sprintf("status counts pending %d running %d succeeded %d failed %d terminating %d", st.Pending, st.Running, st.Succeeded, st.Failed, st.Terminating)
 	if st.Succeeded != succeeded || st.Failed != failed {
-		// SPEC §14.10: a kill counts only the pods it could not delete.
+		// A kill counts only the pods it could not delete (Volcano's kill
+		// zeroes the rest).
 		counts += " (as last written: a kill leaves out the Succeeded and Failed pods it keeps)"
 	}
 	delayed := fmt.Sprint(s.step.Delays.Len())
