@@ -64,6 +64,10 @@
 //   - The status is written when something changed it and the sync did
 //     not fail; a failed write is ignored (decide.go, sync).
 //
+// OnUpdate is the other decision of Volcano's controller: what its
+// CronJob update handler queues (update.go), the new schedule's requeue
+// when the schedule or the zone changed.
+//
 // events.go holds every Event's text, word for word.
 //
 // Volcano reads a schedule without a time zone in the zone of its

@@ -86,3 +86,9 @@ func namespaceTerminating(namespace string) record.Event {
 func foreignJob(job, owner string) record.Event {
 	return record.Warningf("ForeignJob", "Job %s exists but is not owned by this CronJob (current owner: %s)", job, owner)
 }
+
+// The update handler (update.go).
+
+func unparseableSchedule(schedule string) record.Event {
+	return record.Warningf("UnParseableCronJobSchedule", "unparseable schedule for cronjob: %s", schedule)
+}

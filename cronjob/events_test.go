@@ -35,6 +35,7 @@ func TestEventMessages(t *testing.T) {
 		{failedCreate(boom), `Warning FailedCreate Failed to create job: boom`},
 		{namespaceTerminating("ns"), `Warning NamespaceTerminating Namespace ns is terminating, skipping job creation`},
 		{foreignJob("a-1", "none"), `Warning ForeignJob Job a-1 exists but is not owned by this CronJob (current owner: none)`},
+		{unparseableSchedule("61 * * * *"), `Warning UnParseableCronJobSchedule unparseable schedule for cronjob: 61 * * * *`},
 	} {
 		assert.Equal(t, tc.want, tc.got.String())
 	}

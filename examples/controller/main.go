@@ -58,6 +58,9 @@ func parseFlags() app.Options {
 	flag.DurationVar(&o.StatusHold, "status-hold", 500*time.Millisecond, "With --coalesce-status: how long a held-back status waits for more before it is sent; 0 sends it once the worker has gone through what its queue held.")
 	flag.BoolVar(&o.OrderedRetries, "ordered-retries", false, "While a job's failed request waits to be retried, hold the job's later requests behind it; false lets them overtake it, as Volcano's queue does.")
 	flag.BoolVar(&o.QueueChecks, "queue-checks", false, "Ignore jobs whose queue Volcano's webhook would refuse (missing, not Open, not a leaf, root), from an informer on Volcano's Queues.")
+	flag.IntVar(&o.CronJobWorkers, "cronjob-workers", 0, "CronJob controller workers; 0 uses --workers, as Volcano's --worker-threads sets both.")
+	flag.IntVar(&o.TTLWorkers, "ttl-workers", 1, "Workers of the collector of finished jobs' ttlSecondsAfterFinished (Volcano's --worker-threads-for-gc, default 1).")
+	flag.BoolVar(&o.RecordEvents, "record-events", true, "Post the controllers' Kubernetes Events (the job controller's on jobs, the CronJob controller's on cronjobs), as Volcano's do; false posts none.")
 	flag.Parse()
 	o.Client.QPS = float32(qps)
 	o.Client.UserAgent = "vcjob-controller"

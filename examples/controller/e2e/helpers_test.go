@@ -33,8 +33,8 @@ import (
 
 var bg = context.Background()
 
-// newNamespace creates a namespace for one test; its jobs, PodGroups,
-// commands and pods are removed when the test ends (there is no namespace
+// newNamespace creates a namespace for one test; its cronjobs, jobs,
+// PodGroups, commands and pods are removed when the test ends (there is no namespace
 // controller to do it).
 func newNamespace(t *testing.T, prefix string) string {
 	t.Helper()
@@ -44,7 +44,7 @@ func newNamespace(t *testing.T, prefix string) string {
 	}
 	t.Cleanup(func() {
 		sim.setMode(ns, mode{})
-		for _, r := range []schema.GroupVersionResource{clients.JobsResource, clients.PodGroupsResource, clients.CommandsResource} {
+		for _, r := range []schema.GroupVersionResource{clients.CronJobsResource, clients.JobsResource, clients.PodGroupsResource, clients.CommandsResource} {
 			_ = dyn.Resource(r).Namespace(ns).DeleteCollection(bg, metav1.DeleteOptions{}, metav1.ListOptions{})
 		}
 		zero := int64(0)

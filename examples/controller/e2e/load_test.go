@@ -289,6 +289,9 @@ func runLoad(t *testing.T, arm controllerArm, shape loadShape, qps string) (load
 	t.Logf("LOAD pods created %.0f, status writes %.0f (%.1f per job; %.0f unchanged ones not sent, %.0f held back and sent with a later one), failed steps %.0f, requeues %.0f; simulated binds %d, starts %d, completions %d",
 		d(metrics.PodsCreated), d(metrics.StatusWrites), d(metrics.StatusWrites)/float64(jobs), d(metrics.StatusWritesSkipped), d(metrics.StatusWritesDeferred),
 		d(metrics.RequestErrors), d(metrics.Requeues), sim.binds.Load(), sim.starts.Load(), sim.completions.Load())
+	// Kubernetes Events (--record-events, on by default): a job that runs
+	// to completion without a restart or a Command records none.
+	t.Logf("LOAD Kubernetes Events recorded %.0f", d(metrics.Events))
 	keys := make([]string, 0, len(byVerb))
 	for k := range byVerb {
 		keys = append(keys, k)

@@ -82,6 +82,10 @@ func (c *Controller) takeCommand(ctx context.Context, key string) error {
 	}
 	c.metrics.Commands.WithLabelValues(cmd.Action).Inc()
 	klog.V(1).InfoS("Command taken", "command", klog.KObj(cmd), "job", klog.KRef(req.Namespace, req.JobName), "action", cmd.Action)
+	// What Volcano's command handler does once the delete succeeded:
+	// CommandIssued on the cached job, then the request.
+	req, evs, _ := c.jobs.OnCommand(cmd)
+	c.recordEvents(req, evs)
 	c.enqueue(req)
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	corelisters "k8s.io/client-go/listers/core/v1"
 	schedulinglisters "k8s.io/client-go/listers/scheduling/v1"
 	"k8s.io/client-go/tools/cache"
+	kuberecord "k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/workqueue"
 	"k8s.io/klog/v2"
 
@@ -20,6 +21,7 @@ import (
 	"github.com/vcjob/vcjob/semantics"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/internal/events"
 	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 )
 
@@ -72,6 +74,11 @@ type Config struct {
 	// in order once it has succeeded or been given up (retries.go). Off,
 	// later requests overtake the failed one, as in Volcano's queue.
 	OrderedRetries bool
+	// Events records the Kubernetes Events of the steps (worker.Record
+	// Events, the retry limit's included) and of the Commands taken
+	// (cache.OnCommand) on their job, as Volcano's job controller does
+	// (events.NewRecorder); nil records none.
+	Events kuberecord.EventRecorder
 	// Semantics are the decisions' semantics (semantics.Profile; each job's
 	// vcjob.dev/semantics annotation applies on top). The zero value is
 	// Volcano's.
@@ -84,6 +91,7 @@ type Config struct {
 type Controller struct {
 	cfg          Config
 	metrics      *metrics.Metrics
+	events       *events.Recorder
 	jobs         *jobcache.Cache
 	applier      *Applier
 	expectations *expectations
@@ -93,6 +101,7 @@ type Controller struct {
 	commands     workqueue.TypedRateLimitingInterface[string]
 
 	pods     corelisters.PodLister
+	jobStore cache.Indexer
 	pcLister schedulinglisters.PriorityClassLister
 	pgStore  cache.Indexer
 	cmdStore cache.Indexer
@@ -113,6 +122,7 @@ func New(cfg Config) (*Controller, error) {
 			workqueue.TypedRateLimitingQueueConfig[string]{Name: "commands", MetricsProvider: cfg.Metrics.Workqueue()}),
 	}
 	c.jobs.Semantics = cfg.Semantics
+	c.events = events.For(cfg.Events, cfg.Metrics, "job")
 	if err := c.registerHandlers(); err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ func (c *Controller) registerHandlers() error {
 	cmds := c.cfg.VolcanoInformers.Commands()
 	c.pods, c.pcLister = pods.Lister(), pcs.Lister()
 	c.pgStore, c.cmdStore = pgs.Informer().GetIndexer(), cmds.Informer().GetIndexer()
+	c.jobStore = jobs.Informer().GetIndexer()
 
 	regs := []struct {
 		inf cache.SharedIndexInformer

@@ -42,8 +42,10 @@ func (s *shard) fire(ctx context.Context, e delay.Entry, now time.Time) worker.R
 	return rec
 }
 
-// record counts and logs what a step did.
+// record counts and logs what a step did, and records its Events on the
+// job.
 func (s *shard) record(rec worker.Record) {
+	s.c.recordEvents(rec.Request, rec.Events)
 	m := s.c.metrics
 	event := string(rec.Request.Event)
 	if event == "" {

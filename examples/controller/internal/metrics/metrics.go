@@ -37,6 +37,9 @@ const (
 	APIRequests          = "vcjob_controller_api_requests_total"
 	Leader               = "vcjob_controller_leader"
 	AdmissionReviews     = "vcjob_admission_reviews_total"
+	CronJobSyncs         = "vcjob_cronjob_syncs_total"
+	TTLProcessed         = "vcjob_ttl_processed_total"
+	Events               = "vcjob_controller_events_total"
 	ProcessCPU           = "process_cpu_seconds_total"
 )
 
@@ -69,7 +72,12 @@ type Metrics struct {
 	InvalidJobs       prometheus.Counter
 	PodGroupsSeenLate prometheus.Counter
 
+	// CronJob controller and TTL collector.
+	CronJobSyncs *prometheus.CounterVec // result (started, a cronjob.SkipReason, error)
+	TTLProcessed *prometheus.CounterVec // next (done, requeue-after, retry), deleted
+
 	// The process.
+	Events           *prometheus.CounterVec // controller, type, reason
 	APIRequests      *prometheus.CounterVec // verb, resource, code
 	Leader           prometheus.Gauge
 	AdmissionReviews *prometheus.CounterVec // path, operation, allowed
@@ -111,6 +119,9 @@ func New() *Metrics {
 		Commands:             vec(Commands, "Commands taken (deleted and turned into a request), by action.", "action"),
 		InvalidJobs:          counter(InvalidJobs, "Jobs ignored because they fail validation."),
 		PodGroupsSeenLate:    counter(PodGroupsSeenLate, "PodGroups first seen already in a phase after a relist; their jobs were synced for the lost phase change."),
+		CronJobSyncs:         vec(CronJobSyncs, "CronJob syncs, by result: started (a run's job created), the reason none started (cronjob.SkipReason), or error.", "result"),
+		TTLProcessed:         vec(TTLProcessed, "Jobs the TTL collector processed, by what came next (ttl.Next) and whether it deleted the job.", "next", "deleted"),
+		Events:               vec(Events, "Kubernetes Events handed to the event recorder, by controller, type and reason.", "controller", "type", "reason"),
 		APIRequests:          vec(APIRequests, "HTTP requests sent to the API server, by verb, resource and response code.", "verb", "resource", "code"),
 		Leader:               gauge(Leader, "1 while this replica runs the controllers (holds the lease, or runs without election)."),
 		AdmissionReviews:     vec(AdmissionReviews, "Admission reviews answered, by path, operation and whether the request was allowed.", "path", "operation", "allowed"),
@@ -120,7 +131,7 @@ func New() *Metrics {
 		m.Requests, m.RequestErrors, m.Requeues, m.GivenUp, m.DelayRegistered, m.DelayFired, m.DelayCancelled,
 		m.PodsCreated, m.PodsDeleted, m.StatusWrites, m.StatusWritesSkipped, m.StatusWritesDeferred, m.JobWrites,
 		m.DeleteRetries, m.DeleteRetriesPending, m.InformerEvents, m.Commands, m.InvalidJobs, m.PodGroupsSeenLate,
-		m.APIRequests, m.Leader, m.AdmissionReviews,
+		m.CronJobSyncs, m.TTLProcessed, m.Events, m.APIRequests, m.Leader, m.AdmissionReviews,
 	)
 	return m
 }
