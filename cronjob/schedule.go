@@ -194,8 +194,11 @@ func unmetTimes(cj *vcjob.CronJob, sched cron.Schedule, now time.Time, withDeadl
 // maxWalk bounds the walk to now. Volcano's estimate lands within two
 // periods of now, so its walk is short, except when the time since the
 // first schedule time exceeds what a time.Duration holds (292 years: a
-// cronjob without a creation time): the estimate then lands centuries
-// back, and Volcano walks for minutes.
+// cronjob without a creation time, which no API server stores): the
+// estimate then lands centuries back, and Volcano walks for minutes. Past
+// maxWalk steps lastUpTo searches back from now instead; it finds the
+// walk's time but in a zone whose clocks move by half an hour, where
+// robfig/cron's walk itself depends on where it starts.
 const maxWalk = 10000
 
 // lastUpTo is the last schedule time not after now, given one known not to

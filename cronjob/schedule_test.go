@@ -202,10 +202,14 @@ func TestRefuseMachineZones(t *testing.T) {
 	assert.NoError(t, d.Err, "an unset timeZone is not refused")
 }
 
-// lastUpTo finds what walking the schedule from a known time finds.
+// lastUpTo finds what walking the schedule from a known time finds. Not in
+// Australia/Lord_Howe, whose clocks move by half an hour: there robfig/cron's
+// walk depends on where it starts (from 00:00 on the day the clocks go back
+// it skips the next day's 00:00, from noon it does not), so no search can
+// match every walk; maxWalk's doc says so.
 func TestPropertyLastUpToIsTheWalk(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		zone := rapid.SampledFrom([]string{"UTC", "America/New_York", "Europe/London", "Australia/Lord_Howe"}).Draw(t, "zone")
+		zone := rapid.SampledFrom([]string{"UTC", "America/New_York", "Europe/London"}).Draw(t, "zone")
 		sched, err := cron.ParseStandard("TZ=" + zone + " " + drawSchedule(t))
 		if err != nil {
 			t.Fatal(err)
