@@ -19,9 +19,7 @@ import (
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/rapidgen"
-	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/semantics"
-	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -458,27 +456,13 @@ func (w *world) settle() error {
 // would, and queues the requests the handlers raise.
 func (w *world) observe() {
 	for _, ch := range w.cluster.Drain() {
-		var req request.Request
-		var ok bool
-		switch {
-		case ch.NewJob != nil && ch.OldJob == nil:
-			req, ok, _ = w.cache.OnJobAdd(ch.NewJob)
-		case ch.NewJob != nil:
+		if ch.NewJob != nil && ch.OldJob != nil {
 			// The spec never changes while exploring: giving the new job
 			// the old one's spec (the same slices, maps and pointers) lets
 			// the handler's spec comparison take its fast path.
 			ch.NewJob.Spec = ch.OldJob.Spec
-			req, ok, _ = w.cache.OnJobUpdate(ch.OldJob, ch.NewJob)
-		case ch.NewPod != nil && ch.OldPod == nil:
-			req, ok = w.cache.OnPodAdd(ch.NewPod)
-		case ch.NewPod != nil:
-			req, ok = w.cache.OnPodUpdate(ch.OldPod, ch.NewPod)
-		case ch.OldPod != nil:
-			req, ok = w.cache.OnPodDelete(ch.OldPod)
-		case ch.Type == memcluster.Modified:
-			req, ok = w.cache.OnPodGroupUpdate(ch.PodGroupNamespace, ch.PodGroupJob, ch.OldPhase, ch.NewPhase)
 		}
-		if ok {
+		if req, ok := ch.Notify(w.cache); ok {
 			w.queue = append(w.queue, req)
 		}
 	}
