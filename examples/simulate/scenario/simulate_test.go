@@ -214,8 +214,10 @@ func TestJSONCarriesEvents(t *testing.T) {
 			t.Errorf("no %s in:\n%s", want, out.String())
 		}
 	}
-	missing := []byte("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: r, namespace: ml}\nspec:\n  minAvailable: 1\n" +
-		"  volumes: [{mountPath: /data, volumeClaimName: nope}]\n  tasks: [{name: w, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}]\n")
+	missing, err := os.ReadFile("testdata/missing-claim.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
 	script, _ = Parse(strings.NewReader("advance 1ms\n"))
 	out.Reset()
 	if err := run(missing, script, NewJSON(&out)); err != nil {
