@@ -10,6 +10,7 @@ import (
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 )
 
@@ -25,14 +26,9 @@ func TestChangeNotify(t *testing.T) {
 	running := job.DeepCopy()
 	running.ResourceVersion = "2"
 	running.Status.State.Phase = vcjob.Running
-	pending := &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: "j-w-0", Namespace: "ns", UID: "uid-j-w-0", ResourceVersion: "1",
-			Annotations:     map[string]string{vcjob.JobNameKey: "j", vcjob.TaskSpecKey: "w", vcjob.JobVersionKey: "0"},
-			OwnerReferences: []metav1.OwnerReference{vcjob.ControllerRef(job)},
-		},
-		Status: corev1.PodStatus{Phase: corev1.PodPending},
-	}
+	pending := statemachine.RenderPod(job, &job.Spec.Tasks[0], 0) // as the controller creates it
+	pending.UID, pending.ResourceVersion = "uid-j-w-0", "1"
+	pending.Status.Phase = corev1.PodPending
 	started := pending.DeepCopy()
 	started.ResourceVersion = "2"
 	started.Status.Phase = corev1.PodRunning
