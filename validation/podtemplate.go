@@ -205,23 +205,22 @@ func validatePodPolicies(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorL
 // dns1123Subdomain checks an optional DNS subdomain, one error per
 // problem.
 func dns1123Subdomain(value string, fldPath *field.Path) field.ErrorList {
-	if value == "" {
-		return nil
-	}
-	var errs field.ErrorList
-	for _, msg := range kvalidation.IsDNS1123Subdomain(value) {
-		errs = append(errs, field.Invalid(fldPath, value, msg))
-	}
-	return errs
+	return optionalName(value, kvalidation.IsDNS1123Subdomain, fldPath)
 }
 
 // dns1123Label checks an optional DNS label, one error per problem.
 func dns1123Label(value string, fldPath *field.Path) field.ErrorList {
+	return optionalName(value, kvalidation.IsDNS1123Label, fldPath)
+}
+
+// optionalName checks value with check unless it is empty, one error per
+// problem check finds.
+func optionalName(value string, check func(string) []string, fldPath *field.Path) field.ErrorList {
 	if value == "" {
 		return nil
 	}
 	var errs field.ErrorList
-	for _, msg := range kvalidation.IsDNS1123Label(value) {
+	for _, msg := range check(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg))
 	}
 	return errs
