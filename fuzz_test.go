@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/vcjob/vcjob/internal/realmanifests"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // FuzzDecodeDefault feeds arbitrary bytes through decoding and defaulting
@@ -12,7 +12,7 @@ import (
 // none may panic, and a defaulted job encodes and decodes back to itself.
 func FuzzDecodeDefault(f *testing.F) {
 	// Real manifests, when the shared folder is there.
-	for _, data := range realmanifests.Seeds(manifestsDir) {
+	for _, data := range testfiles.ManifestSeeds(manifestsDir) {
 		f.Add(data)
 	}
 	for _, seed := range []string{

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/vcjob/vcjob/internal/realmanifests"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // Real Volcano manifests and recorded controller inputs, beside the repo.
@@ -66,7 +66,7 @@ func decodeManifest(t *testing.T, name string, data []byte) []*Job {
 // known unknown fields named) and takes defaults; package validation
 // checks the verdict each must get.
 func TestManifestsDecode(t *testing.T) {
-	files := realmanifests.Read(t, manifestsDir)
+	files := testfiles.Manifests(t, manifestsDir)
 	for name := range unknownFieldManifests() {
 		require.Contains(t, files, name, "exception for a manifest that is not there")
 	}
@@ -81,7 +81,7 @@ func TestManifestsDecode(t *testing.T) {
 }
 
 func TestManifestsRoundTrip(t *testing.T) {
-	for name, data := range realmanifests.Read(t, manifestsDir) {
+	for name, data := range testfiles.Manifests(t, manifestsDir) {
 		t.Run(name, func(t *testing.T) {
 			for _, job := range decodeManifest(t, name, data) {
 				assertRoundTrip(t, job)

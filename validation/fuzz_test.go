@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/internal/realmanifests"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 const fuzzJob = `apiVersion: batch.volcano.sh/v1alpha1
@@ -21,7 +21,7 @@ spec:
 // every validation. Any input may be refused, none may panic, and what
 // create validation admits, an update to itself admits too.
 func FuzzValidate(f *testing.F) {
-	for _, data := range realmanifests.Seeds(manifestsDir) {
+	for _, data := range testfiles.ManifestSeeds(manifestsDir) {
 		f.Add(data)
 	}
 	for _, seed := range []string{

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/internal/realmanifests"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // Real Volcano manifests, beside the repository (../shared from its root).
@@ -32,7 +32,7 @@ func rejectedManifests() map[string]wantErr {
 // gives it. The root package checks how they decode; a few carry fields
 // the API server prunes, so they are decoded leniently here.
 func TestManifests(t *testing.T) {
-	files := realmanifests.Read(t, manifestsDir)
+	files := testfiles.Manifests(t, manifestsDir)
 	rejected := rejectedManifests()
 	for name := range rejected {
 		require.Contains(t, files, name, "verdict for a manifest that is not there")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/examples/timeline"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 func record(t testing.TB, manifest []byte, script string) *timeline.Recorder {
@@ -167,13 +168,7 @@ func bigJob(t testing.TB, pods int) []byte {
 // another succeeds. (Not the job's end: once a job is finished, Volcano
 // answers each pod event with a kill that walks every pod, so 10,000 pods
 // finishing cost 10,000 walks of 10,000 pods.)
-var BigScenario = func() string {
-	script, err := os.ReadFile("testdata/big.scenario")
-	if err != nil {
-		panic(err)
-	}
-	return string(script)
-}()
+var BigScenario = testfiles.MustRead("testdata/big.scenario")
 
 func TestTenThousandPods(t *testing.T) {
 	if testing.Short() {

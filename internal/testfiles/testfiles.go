@@ -1,8 +1,9 @@
-// Package realmanifests reads Volcano's own example manifests, kept beside
-// the repository (in ../shared, not part of it), for the tests that check
-// real manifests: how the root package decodes them and what validation
-// says of them.
-package realmanifests
+// Package testfiles reads the files tests are built on, so that packages
+// sharing a fixture read it the same way: the repository's testdata, and
+// Volcano's own example manifests, kept beside the repository (in
+// ../shared, not part of it), whose decoding the root package checks and
+// whose verdicts validation does.
+package testfiles
 
 import (
 	"errors"
@@ -13,9 +14,9 @@ import (
 	"testing"
 )
 
-// Read returns the .yaml files of dir by name. The test skips when dir is
+// Manifests returns the .yaml files of dir by name. The test skips when dir is
 // absent, and fails when it holds no manifest.
-func Read(t testing.TB, dir string) map[string][]byte {
+func Manifests(t testing.TB, dir string) map[string][]byte {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -41,9 +42,9 @@ func Read(t testing.TB, dir string) map[string][]byte {
 	return files
 }
 
-// Seeds returns the contents of every file of dir that can be read, for a
+// ManifestSeeds returns the contents of every file of dir that can be read, for a
 // fuzz corpus: none when dir is absent.
-func Seeds(dir string) [][]byte {
+func ManifestSeeds(dir string) [][]byte {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -55,4 +56,15 @@ func Seeds(dir string) [][]byte {
 		}
 	}
 	return out
+}
+
+// MustRead is the file at path, which a test cannot do without: it panics
+// when the file cannot be read, so that a fixture can be a package-level
+// variable.
+func MustRead(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(data)
 }
