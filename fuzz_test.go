@@ -2,9 +2,9 @@ package vcjob
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // FuzzDecodeDefault feeds arbitrary bytes through decoding and defaulting
@@ -12,12 +12,8 @@ import (
 // none may panic, and a defaulted job encodes and decodes back to itself.
 func FuzzDecodeDefault(f *testing.F) {
 	// Real manifests, when the shared folder is there.
-	if entries, err := os.ReadDir(manifestsDir); err == nil {
-		for _, entry := range entries {
-			if data, err := os.ReadFile(filepath.Join(manifestsDir, entry.Name())); err == nil {
-				f.Add(data)
-			}
-		}
+	for _, data := range testfiles.ManifestSeeds(manifestsDir) {
+		f.Add(data)
 	}
 	for _, seed := range []string{
 		minimalManifest,

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // Real Volcano manifests and recorded controller inputs, beside the repo.
@@ -40,25 +40,6 @@ func jobsPerManifest() map[string]int {
 	return map[string]int{"hierarchical-jobs__jobs.yaml": 4}
 }
 
-func readManifests(t testing.TB) map[string][]byte {
-	entries, err := os.ReadDir(manifestsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent: no real manifests to check", manifestsDir)
-	}
-	require.NoError(t, err)
-	files := map[string][]byte{}
-	for _, entry := range entries {
-		if entry.IsDir() || !strings.HasSuffix(entry.Name(), ".yaml") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(manifestsDir, entry.Name()))
-		require.NoError(t, err)
-		files[entry.Name()] = data
-	}
-	require.NotEmpty(t, files, "no manifests in %s", manifestsDir)
-	return files
-}
-
 // decodeManifest decodes a manifest strictly, or, for the known ones with
 // unknown fields, checks that strict decoding names them and decodes it
 // leniently.
@@ -85,7 +66,7 @@ func decodeManifest(t *testing.T, name string, data []byte) []*Job {
 // known unknown fields named) and takes defaults; package validation
 // checks the verdict each must get.
 func TestManifestsDecode(t *testing.T) {
-	files := readManifests(t)
+	files := testfiles.Manifests(t, manifestsDir)
 	for name := range unknownFieldManifests() {
 		require.Contains(t, files, name, "exception for a manifest that is not there")
 	}
@@ -100,7 +81,7 @@ func TestManifestsDecode(t *testing.T) {
 }
 
 func TestManifestsRoundTrip(t *testing.T) {
-	for name, data := range readManifests(t) {
+	for name, data := range testfiles.Manifests(t, manifestsDir) {
 		t.Run(name, func(t *testing.T) {
 			for _, job := range decodeManifest(t, name, data) {
 				assertRoundTrip(t, job)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -19,9 +20,7 @@ import (
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/rapidgen"
-	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/semantics"
-	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -458,27 +457,13 @@ func (w *world) settle() error {
 // would, and queues the requests the handlers raise.
 func (w *world) observe() {
 	for _, ch := range w.cluster.Drain() {
-		var req request.Request
-		var ok bool
-		switch {
-		case ch.NewJob != nil && ch.OldJob == nil:
-			req, ok, _ = w.cache.OnJobAdd(ch.NewJob)
-		case ch.NewJob != nil:
+		if ch.NewJob != nil && ch.OldJob != nil {
 			// The spec never changes while exploring: giving the new job
 			// the old one's spec (the same slices, maps and pointers) lets
 			// the handler's spec comparison take its fast path.
 			ch.NewJob.Spec = ch.OldJob.Spec
-			req, ok, _ = w.cache.OnJobUpdate(ch.OldJob, ch.NewJob)
-		case ch.NewPod != nil && ch.OldPod == nil:
-			req, ok = w.cache.OnPodAdd(ch.NewPod)
-		case ch.NewPod != nil:
-			req, ok = w.cache.OnPodUpdate(ch.OldPod, ch.NewPod)
-		case ch.OldPod != nil:
-			req, ok = w.cache.OnPodDelete(ch.OldPod)
-		case ch.Type == memcluster.Modified:
-			req, ok = w.cache.OnPodGroupUpdate(ch.PodGroupNamespace, ch.PodGroupJob, ch.OldPhase, ch.NewPhase)
 		}
-		if ok {
+		if req, ok := ch.Notify(w.cache); ok {
 			w.queue = append(w.queue, req)
 		}
 	}
@@ -622,154 +607,203 @@ type node struct {
 	depth  int
 }
 
+// edge is a transition into a node, kept for the liveness walk: from
+// where, and whether it took a command.
+type edge struct {
+	from    int32
+	command bool
+}
+
+// graph is the state space found so far: the nodes in the order found
+// (node 0 the created job), the node of each state key, and each node's
+// edges in.
+type graph struct {
+	nodes   []node
+	index   map[string]int32
+	reverse [][]edge
+}
+
+func (g *graph) add(s *state, key string, parent int32, ev string, depth int) int32 {
+	id := int32(len(g.nodes))
+	g.nodes = append(g.nodes, node{s: s, parent: parent, event: ev, depth: depth})
+	g.index[key] = id
+	g.reverse = append(g.reverse, nil)
+	return id
+}
+
+// path is the events from the job's creation to node id, then last when
+// it is not empty.
+func (g *graph) path(id int32, last string) []string {
+	var out []string
+	if last != "" {
+		out = append(out, last)
+	}
+	for ; id >= 0; id = g.nodes[id].parent {
+		out = append(out, g.nodes[id].event)
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// reach marks the nodes from which a terminal state can be reached,
+// walking the edges back from the terminal states; commands says whether
+// edges that took a command count.
+func (g *graph) reach(commands bool) []bool {
+	ok := make([]bool, len(g.nodes))
+	var queue []int32
+	for id, n := range g.nodes {
+		if Terminal(n.s.phase()) {
+			ok[id] = true
+			queue = append(queue, int32(id))
+		}
+	}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		for _, e := range g.reverse[id] {
+			if !ok[e.from] && (commands || !e.command) {
+				ok[e.from] = true
+				queue = append(queue, e.from)
+			}
+		}
+	}
+	return ok
+}
+
+// run explores breadth first: each round expands the frontier's states in
+// parallel, then merges what they led to in order, so that the result
+// does not depend on the workers' timing.
 func (x *explorer) run() (*Result, error) {
 	w, err := x.initial()
 	if err != nil {
 		return nil, fmt.Errorf("exhaustive: creating the job: %w", err)
 	}
 	res := &Result{ByPhase: map[vcjob.JobPhase]int{}, Moves: map[string]int{}, Fired: map[vcjob.Action]int{}}
-	tally := func(moves map[string]int, fired map[vcjob.Action]int) {
-		for k, n := range moves {
-			res.Moves[k] += n
-		}
-		for k, n := range fired {
-			res.Fired[k] += n
-		}
-	}
-	addFailures := func(path []string, fs []failure) {
-		for _, f := range fs {
-			res.ViolationCount++
-			if len(res.Violations) < keep {
-				res.Violations = append(res.Violations, Violation{Path: path, Step: f.record, Err: f.err})
-			}
-		}
-	}
 	init := w.snapshot()
 	res.Steps += w.steps
-	tally(w.moves, w.fired)
-	addFailures([]string{"create"}, w.failures)
+	res.tally(w.moves, w.fired)
+	res.addFailures([]string{"create"}, w.failures)
 
-	var nodes []node
-	index := map[string]int32{}
-	type edge struct {
-		from    int32
-		command bool
-	}
-	var reverse [][]edge
-	add := func(s *state, key string, parent int32, ev string, depth int) int32 {
-		id := int32(len(nodes))
-		nodes = append(nodes, node{s: s, parent: parent, event: ev, depth: depth})
-		index[key] = id
-		reverse = append(reverse, nil)
-		res.ByPhase[s.phase()]++
-		res.Depth = max(res.Depth, depth)
-		return id
-	}
-	path := func(id int32, last string) []string {
-		var out []string
-		if last != "" {
-			out = append(out, last)
+	g := &graph{index: map[string]int32{}}
+	g.add(init, init.key(), -1, "create", 0)
+	res.found(init, 0)
+	for frontier := []int32{0}; len(frontier) > 0; {
+		frontier, err = x.merge(res, g, frontier, x.expandAll(g, frontier))
+		if err != nil {
+			return res, err
 		}
-		for ; id >= 0; id = nodes[id].parent {
-			out = append(out, nodes[id].event)
-		}
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
-		return out
 	}
-	add(init, init.key(), -1, "create", 0)
+	res.States = len(g.nodes)
+	res.liveness(g)
+	return res, nil
+}
 
-	frontier := []int32{0}
-	for len(frontier) > 0 {
-		results := make([][]transition, len(frontier))
-		var wg sync.WaitGroup
-		next := make(chan int, len(frontier))
-		for i := range frontier {
-			next <- i
-		}
-		close(next)
-		for k := 0; k < x.opts.Workers; k++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					id := frontier[i]
-					results[i] = x.expand(nodes[id].s, uint64(id)*7)
-				}
-			}()
-		}
-		wg.Wait()
-		var newFrontier []int32
-		for i, id := range frontier {
-			for _, t := range results[i] {
-				res.Transitions++
-				res.Steps += t.steps
-				tally(t.moves, t.fired)
-				if t.verified {
-					res.Verified++
-				}
-				addFailures(path(id, t.event.String()), t.failures)
-				if t.err != nil {
-					res.ViolationCount++
-					if len(res.Violations) < keep {
-						res.Violations = append(res.Violations, Violation{Path: path(id, t.event.String()), Err: t.err})
-					}
-					continue
-				}
-				if len(t.to.entries) > x.opts.MaxDelayed {
-					res.Cut++
-					continue
-				}
-				to, ok := index[t.key]
-				if !ok {
-					if len(nodes) >= x.opts.MaxStates {
-						return res, fmt.Errorf("exhaustive: more than %d states", x.opts.MaxStates)
-					}
-					to = add(t.to, t.key, id, t.event.String(), nodes[id].depth+1)
-					newFrontier = append(newFrontier, to)
-				}
-				reverse[to] = append(reverse[to], edge{from: id, command: t.event.kind == evCommand})
-			}
-		}
-		frontier = newFrontier
+// expandAll expands the frontier's states on x.opts.Workers goroutines;
+// the transitions of frontier[i] are the result's i-th.
+func (x *explorer) expandAll(g *graph, frontier []int32) [][]transition {
+	results := make([][]transition, len(frontier))
+	var wg sync.WaitGroup
+	next := make(chan int, len(frontier))
+	for i := range frontier {
+		next <- i
 	}
-	res.States = len(nodes)
+	close(next)
+	for k := 0; k < x.opts.Workers; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				id := frontier[i]
+				results[i] = x.expand(g.nodes[id].s, uint64(id)*7)
+			}
+		}()
+	}
+	wg.Wait()
+	return results
+}
 
-	// Liveness: walk back from the terminal states, with and without
-	// command edges.
-	reach := func(commands bool) []bool {
-		ok := make([]bool, len(nodes))
-		var queue []int32
-		for id, n := range nodes {
-			if Terminal(n.s.phase()) {
-				ok[id] = true
-				queue = append(queue, int32(id))
+// merge tallies the frontier's transitions into res and adds the states
+// they found first to g; it returns those states, the next frontier. A
+// transition that failed, or left more delayed actions than allowed, adds
+// no state.
+func (x *explorer) merge(res *Result, g *graph, frontier []int32, results [][]transition) ([]int32, error) {
+	var newFrontier []int32
+	for i, id := range frontier {
+		for _, t := range results[i] {
+			res.Transitions++
+			res.Steps += t.steps
+			res.tally(t.moves, t.fired)
+			if t.verified {
+				res.Verified++
 			}
-		}
-		for len(queue) > 0 {
-			id := queue[0]
-			queue = queue[1:]
-			for _, e := range reverse[id] {
-				if !ok[e.from] && (commands || !e.command) {
-					ok[e.from] = true
-					queue = append(queue, e.from)
+			res.addFailures(g.path(id, t.event.String()), t.failures)
+			if t.err != nil {
+				res.ViolationCount++
+				if len(res.Violations) < keep {
+					res.Violations = append(res.Violations, Violation{Path: g.path(id, t.event.String()), Err: t.err})
 				}
+				continue
 			}
+			if len(t.to.entries) > x.opts.MaxDelayed {
+				res.Cut++
+				continue
+			}
+			to, ok := g.index[t.key]
+			if !ok {
+				if len(g.nodes) >= x.opts.MaxStates {
+					return nil, fmt.Errorf("exhaustive: more than %d states", x.opts.MaxStates)
+				}
+				depth := g.nodes[id].depth + 1
+				to = g.add(t.to, t.key, id, t.event.String(), depth)
+				res.found(t.to, depth)
+				newFrontier = append(newFrontier, to)
+			}
+			g.reverse[to] = append(g.reverse[to], edge{from: id, command: t.event.kind == evCommand})
 		}
-		return ok
 	}
-	all, noCmd := reach(true), reach(false)
-	for id, n := range nodes {
+	return newFrontier, nil
+}
+
+// found counts a new state.
+func (r *Result) found(s *state, depth int) {
+	r.ByPhase[s.phase()]++
+	r.Depth = max(r.Depth, depth)
+}
+
+func (r *Result) tally(moves map[string]int, fired map[vcjob.Action]int) {
+	for k, n := range moves {
+		r.Moves[k] += n
+	}
+	for k, n := range fired {
+		r.Fired[k] += n
+	}
+}
+
+// addFailures counts the failed checks of the steps at the end of path,
+// keeping the first few.
+func (r *Result) addFailures(path []string, fs []failure) {
+	for _, f := range fs {
+		r.ViolationCount++
+		if len(r.Violations) < keep {
+			r.Violations = append(r.Violations, Violation{Path: path, Step: f.record, Err: f.err})
+		}
+	}
+}
+
+// liveness counts the states from which no terminal state can be reached
+// (stuck, the first few kept), and those from which only a command reaches
+// one.
+func (r *Result) liveness(g *graph) {
+	all, noCmd := g.reach(true), g.reach(false)
+	for id, n := range g.nodes {
 		switch {
 		case !all[id]:
-			res.StuckCount++
-			if len(res.Stuck) < keep {
-				res.Stuck = append(res.Stuck, Stuck{Path: path(int32(id), ""), State: n.s.key()})
+			r.StuckCount++
+			if len(r.Stuck) < keep {
+				r.Stuck = append(r.Stuck, Stuck{Path: g.path(int32(id), ""), State: n.s.key()})
 			}
 		case !noCmd[id]:
-			res.CommandOnly++
+			r.CommandOnly++
 		}
 	}
-	return res, nil
 }

@@ -28,22 +28,13 @@ func (l PriorityLookup) value(name string) int32 {
 }
 
 // MinResources is the resource floor of a job's PodGroup: what the
-// scheduler must find free before it admits the gang.
+// scheduler must find free before it admits the gang, the requests of the
+// job's first spec.minAvailable pods as Volcano picks them.
 //
 // Tasks are ordered by the priority of their pod template's
 // priorityClassName (looked up through priorities; a class that is not
-// found counts 0), highest first, keeping the job's order among equals.
-// Let total be the sum over tasks of minAvailable (replicas when nil) and
-// n the job's spec.minAvailable.
-//
-//   - n < total: the requests of the first n pods in that order, taking
-//     each task's replicas in turn.
-//   - otherwise: for each task with minAvailable set, min(minAvailable,
-//     pods still missing) pods; then, while pods are still missing, each
-//     task's remaining replicas in the same order (replicas − minAvailable,
-//     or all replicas for a task whose minAvailable is nil).
-//
-// A pod is charged as Volcano charges it, QuotaUsage of its template
+// found counts 0), highest first, keeping the job's order among equals. A
+// pod is charged as Volcano charges it, QuotaUsage of its template
 // (count/pods, pods, requests.*, limits.* beside the bare names). Each
 // task contributes its pod's charge times its pod count, so the cost
 // depends on the number of tasks and resources, never on replica counts.
@@ -77,7 +68,6 @@ type Options struct {
 
 // MinResourcesWith is MinResources with the given options.
 func MinResourcesWith(job *vcjob.Job, opts Options) corev1.ResourceList {
-	priorities := opts.Priorities
 	charge := QuotaUsage
 	if opts.Sizing == SizeByRequests {
 		charge = PodRequest
@@ -86,10 +76,23 @@ func MinResourcesWith(job *vcjob.Job, opts Options) corev1.ResourceList {
 	if job == nil {
 		return out
 	}
-	tasks := byPriority(job.Spec.Tasks, priorities)
-
+	tasks := byPriority(job.Spec.Tasks, opts.Priorities)
 	// Counts are int64 where Volcano uses int32, so absurd replica counts
 	// cannot overflow; every valid job gives the same result.
+	want := int64(job.Spec.MinAvailable)
+	if want < minAvailableTotal(tasks) {
+		addFirstPods(out, charge, tasks, want)
+		return out
+	}
+	if have := addTaskMinimums(out, charge, tasks, want); have < want {
+		addSpareReplicas(out, charge, tasks, want-have)
+	}
+	return out
+}
+
+// minAvailableTotal is the sum over tasks of minAvailable (replicas when
+// nil).
+func minAvailableTotal(tasks []*vcjob.TaskSpec) int64 {
 	var total int64
 	for _, t := range tasks {
 		if t.MinAvailable != nil {
@@ -98,21 +101,27 @@ func MinResourcesWith(job *vcjob.Job, opts Options) corev1.ResourceList {
 			total += int64(t.Replicas)
 		}
 	}
-	want := int64(job.Spec.MinAvailable)
+	return total
+}
 
-	if want < total {
-		left := want
-		for _, t := range tasks {
-			if left <= int64(t.Replicas) {
-				addPods(out, charge, t, left)
-				break
-			}
-			addPods(out, charge, t, int64(t.Replicas))
-			left -= int64(t.Replicas)
+// addFirstPods adds the first n pods in the tasks' order, taking each
+// task's replicas in turn: the floor when the job asks for fewer pods
+// than its tasks' minimums add up to.
+func addFirstPods(out corev1.ResourceList, charge func(*corev1.PodSpec) corev1.ResourceList, tasks []*vcjob.TaskSpec, n int64) {
+	left := n
+	for _, t := range tasks {
+		if left <= int64(t.Replicas) {
+			addPods(out, charge, t, left)
+			return
 		}
-		return out
+		addPods(out, charge, t, int64(t.Replicas))
+		left -= int64(t.Replicas)
 	}
+}
 
+// addTaskMinimums adds, for each task with minAvailable set, min(minAvailable,
+// pods still missing of want) pods, and returns how many it added.
+func addTaskMinimums(out corev1.ResourceList, charge func(*corev1.PodSpec) corev1.ResourceList, tasks []*vcjob.TaskSpec, want int64) int64 {
 	var have int64
 	for _, t := range tasks {
 		if t.MinAvailable == nil {
@@ -128,11 +137,13 @@ func MinResourcesWith(job *vcjob.Job, opts Options) corev1.ResourceList {
 			break
 		}
 	}
-	if have >= want {
-		return out
-	}
+	return have
+}
 
-	left := want - have
+// addSpareReplicas adds the left pods still missing from each task's
+// remaining replicas in the tasks' order (replicas − minAvailable, or all
+// replicas for a task whose minAvailable is nil).
+func addSpareReplicas(out corev1.ResourceList, charge func(*corev1.PodSpec) corev1.ResourceList, tasks []*vcjob.TaskSpec, left int64) {
 	for _, t := range tasks {
 		spare := int64(t.Replicas)
 		if t.MinAvailable != nil {
@@ -155,7 +166,6 @@ func MinResourcesWith(job *vcjob.Job, opts Options) corev1.ResourceList {
 			break
 		}
 	}
-	return out
 }
 
 // byPriority returns the tasks in a stable order, highest priority first.

@@ -352,11 +352,16 @@ func (l *linter) dead(list *policyList, tr trigger, misses []firing) {
 // actions lints what the policy's action does for the requests that
 // actually reach it.
 func (l *linter) actions(list *policyList, i int, live []firing) {
-	a := l.a
 	p := list.policies[i]
 	pp := list.path.Index(i)
-	ap := pp.Child("action")
+	l.targetedActions(pp.Child("action"), p, live)
+	l.actionsByEvent(pp, p, live)
+	l.impossibleFirings(pp, p, live)
+}
 
+// targetedActions lints actions that need a target the requests reaching
+// them do not give: a pod or task, or a partitioned task.
+func (l *linter) targetedActions(ap *field.Path, p vcjob.LifecyclePolicy, live []firing) {
 	var noTask []firing
 	var tasksReached []int
 	for _, f := range live {
@@ -387,17 +392,22 @@ func (l *linter) actions(list *policyList, i int, live []firing) {
 		partitioned := false
 		var names []string
 		for _, t := range tasksReached {
-			if a.defaulted.Spec.Tasks[t].PartitionPolicy != nil {
+			if l.a.defaulted.Spec.Tasks[t].PartitionPolicy != nil {
 				partitioned = true
 			}
-			names = append(names, fmt.Sprintf("%q", a.taskName(t)))
+			names = append(names, fmt.Sprintf("%q", l.a.taskName(t)))
 		}
 		if !partitioned {
 			l.add(ap, CodeRestartPartitionUnpartition,
 				"task %s has no partitionPolicy: RestartPartition finds no partition and does nothing at all (no kill, no retry)", strings.Join(names, ", "))
 		}
 	}
+}
 
+// actionsByEvent lints what the action does on particular events: an
+// evicted pod, a Pending timeout, "*" catching TaskCompleted or PodPending,
+// Unknown after the first kill.
+func (l *linter) actionsByEvent(pp *field.Path, p vcjob.LifecyclePolicy, live []firing) {
 	byEvent := map[vcjob.Event][]firing{}
 	for _, f := range live {
 		byEvent[f.event] = append(byEvent[f.event], f)
@@ -405,7 +415,7 @@ func (l *linter) actions(list *policyList, i int, live []firing) {
 	if p.Action == vcjob.RestartPodAction {
 		for _, f := range byEvent[vcjob.PodEvictedEvent] {
 			if !f.viaAny {
-				l.add(ap, CodeRestartPodOnEvicted,
+				l.add(pp.Child("action"), CodeRestartPodOnEvicted,
 					"on PodEvicted the pod is already gone: RestartPod kills nothing and only counts a retry (the next sync recreates the pod with or without this policy)")
 				break
 			}
@@ -441,21 +451,12 @@ func (l *linter) actions(list *policyList, i int, live []firing) {
 			break
 		}
 	}
+}
 
-	// Pod phases the task's restart policy makes impossible.
-	check := func(fs []firing, bad func(corev1.RestartPolicy) bool) (string, bool) {
-		if len(fs) == 0 {
-			return "", false
-		}
-		var names []string
-		for _, f := range fs {
-			if f.task < 0 || !bad(a.restartPolicy(f.task)) {
-				return "", false
-			}
-			names = appendUnique(names, fmt.Sprintf("%q (%s)", a.taskName(f.task), a.restartPolicy(f.task)))
-		}
-		return strings.Join(names, ", "), true
-	}
+// impossibleFirings lints triggers whose pod phase the task's restart
+// policy makes impossible: an exit code, TaskCompleted or TaskFailed no
+// pod of the task can ever raise.
+func (l *linter) impossibleFirings(pp *field.Path, p vcjob.LifecyclePolicy, live []firing) {
 	inPlace := func(r corev1.RestartPolicy) bool { return r != corev1.RestartPolicyNever }
 	var codeFirings, completed, failed []firing
 	for _, f := range live {
@@ -469,18 +470,34 @@ func (l *linter) actions(list *policyList, i int, live []firing) {
 			failed = append(failed, f)
 		}
 	}
-	if names, ok := check(codeFirings, inPlace); ok {
+	if names, ok := l.allTasks(codeFirings, inPlace); ok {
 		l.add(pp.Child("exitCode"), CodeExitCodeRestartsInPlace,
 			"task %s restarts a failed container in place, so a container exiting %d does not fail the pod (its restart count grows: see TaskFailed); the pod fails only when the kubelet gives up on it (eviction, deadline); use restartPolicy Never", names, *p.ExitCode)
 	}
-	if names, ok := check(completed, func(r corev1.RestartPolicy) bool { return r == corev1.RestartPolicyAlways }); ok {
+	if names, ok := l.allTasks(completed, func(r corev1.RestartPolicy) bool { return r == corev1.RestartPolicyAlways }); ok {
 		l.add(completed[0].path, CodeTaskCompletedNeverRaised,
 			"task %s restarts containers even after they succeed, so its pods never succeed and TaskCompleted is never raised", names)
 	}
-	if names, ok := check(failed, func(r corev1.RestartPolicy) bool { return r == corev1.RestartPolicyNever }); ok {
+	if names, ok := l.allTasks(failed, func(r corev1.RestartPolicy) bool { return r == corev1.RestartPolicyNever }); ok {
 		l.add(failed[0].path, CodeTaskFailedNeverRaised,
 			"task %s never restarts containers, so their restart counts stay 0 and TaskFailed is never raised (a failed pod raises PodFailed)", names)
 	}
+}
+
+// allTasks reports whether every firing names a task whose restart policy
+// is bad, with those tasks and policies listed; false for no firings.
+func (l *linter) allTasks(fs []firing, bad func(corev1.RestartPolicy) bool) (string, bool) {
+	if len(fs) == 0 {
+		return "", false
+	}
+	var names []string
+	for _, f := range fs {
+		if f.task < 0 || !bad(l.a.restartPolicy(f.task)) {
+			return "", false
+		}
+		names = appendUnique(names, fmt.Sprintf("%q (%s)", l.a.taskName(f.task), l.a.restartPolicy(f.task)))
+	}
+	return strings.Join(names, ", "), true
 }
 
 func appendUnique(s []string, v string) []string {

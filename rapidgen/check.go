@@ -84,9 +84,28 @@ func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base semantics.P
 		return errors.New("rapidgen: CheckStep needs the job before and after the step")
 	}
 	var v violations
-	b, a := &before.Status, &after.Status
-	bp, ap := b.State.Phase, a.State.Phase
+	checkPhaseKnown(&v, before, after, rec)
+	checkEvents(&v, rec)
+	checkDelayed(&v, rec)
+	if rec.Transition == nil {
+		checkNothingRan(&v, before, after, rec)
+		return v.err()
+	}
+	state := statemachine.StateOf(before)
+	checkTransition(&v, before, after, rec, state, base)
+	checkFinishedStays(&v, before, after, rec)
+	checkRetryCount(&v, before, after, rec, state)
+	checkVersion(&v, before, after, rec)
+	checkWhyFinished(&v, before, after, rec)
+	checkCreatedPods(&v, before, rec)
+	checkTargetedKill(&v, before, rec)
+	return v.err()
+}
 
+// checkPhaseKnown: the job always has one of the known phases, once it
+// has one.
+func checkPhaseKnown(v *violations, before, after *vcjob.Job, rec worker.Record) {
+	bp, ap := before.Status.State.Phase, after.Status.State.Phase
 	if ap != "" && !ap.IsKnown() {
 		v.add(InvPhaseKnown, "phase %q is not one of %v", ap, vcjob.Phases())
 	}
@@ -96,40 +115,39 @@ func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base semantics.P
 	if st := rec.Effects.Status; rec.Effects.StatusWritten && st != nil && st.State.Phase == "" {
 		v.add(InvPhaseKnown, "a status without a phase was written")
 	}
+}
 
-	checkEvents(&v, rec)
-
+// checkDelayed: a decided step with a delay registers (or drops) it and
+// runs nothing; one without runs at once.
+func checkDelayed(v *violations, rec worker.Record) {
+	if rec.Fired != nil || rec.Skipped != "" {
+		return
+	}
 	tr := rec.Transition
-	if rec.Fired == nil && rec.Skipped == "" {
-		delayed := rec.Registered != nil || rec.DelayDropped
-		if (rec.Delay > 0) != delayed || (delayed && tr != nil) {
-			v.add(InvDelayed, "delay %s, registered %v, dropped %v, ran %v", rec.Delay, rec.Registered != nil, rec.DelayDropped, tr != nil)
-		}
+	delayed := rec.Registered != nil || rec.DelayDropped
+	if (rec.Delay > 0) != delayed || (delayed && tr != nil) {
+		v.add(InvDelayed, "delay %s, registered %v, dropped %v, ran %v", rec.Delay, rec.Registered != nil, rec.DelayDropped, tr != nil)
 	}
-	if tr == nil {
-		if !equality.Semantic.DeepEqual(b, a) {
-			v.add(InvNothingRan, "nothing ran (%s) but the status changed: %s", why(rec), statusDiff(b, a))
-		}
-		if len(rec.Effects.Created)+len(rec.Effects.Deleted) > 0 {
-			v.add(InvNothingRan, "nothing ran (%s) but pods were created %v or deleted %v", why(rec), rec.Effects.Created, rec.Effects.Deleted)
-		}
-		return v.err()
-	}
+}
 
-	state := statemachine.StateOf(before)
-	sem := base.For(before)
-	want := statemachine.LookupWith(state, rec.Action, sem)
-	if rec.KeepRetries && want.Update == statemachine.UpdateRestart {
-		want.Update = statemachine.UpdateResume
+// checkNothingRan: a step that ran no transition changed nothing.
+func checkNothingRan(v *violations, before, after *vcjob.Job, rec worker.Record) {
+	b, a := &before.Status, &after.Status
+	if !equality.Semantic.DeepEqual(b, a) {
+		v.add(InvNothingRan, "nothing ran (%s) but the status changed: %s", why(rec), statusDiff(b, a))
 	}
-	if rec.FailJob && (want.Update == statemachine.UpdateRestart || want.Update == statemachine.UpdateRestarting && want.Call != statemachine.CallSyncJob) {
-		want.Call, want.Retain, want.Update, want.To = statemachine.CallKillJob, statemachine.RetainSoft, statemachine.UpdateFail, []vcjob.JobPhase{vcjob.Failed}
+	if len(rec.Effects.Created)+len(rec.Effects.Deleted) > 0 {
+		v.add(InvNothingRan, "nothing ran (%s) but pods were created %v or deleted %v", why(rec), rec.Effects.Created, rec.Effects.Deleted)
 	}
-	if tr.Call == statemachine.CallNone && sem.LeaveFinishedJobs && want.Call == statemachine.CallKillJob &&
-		want.Update == statemachine.UpdateKeep && (state == statemachine.StateFinished || state == statemachine.StateAborted) {
-		want.Call, want.To = statemachine.CallNone, nil
-	}
-	if !reflect.DeepEqual(*tr, want) {
+}
+
+// checkTransition: the transition is the table's for the job's state and
+// the action, the cluster saw its call, and the job moved only to one of
+// its phases.
+func checkTransition(v *violations, before, after *vcjob.Job, rec worker.Record, state statemachine.State, base semantics.Profile) {
+	tr := rec.Transition
+	bp, ap := before.Status.State.Phase, after.Status.State.Phase
+	if want := tableTransition(before, rec, state, base); !reflect.DeepEqual(*tr, want) {
 		v.add(InvTable, "%s in state %s: transition %+v, the table says %+v", rec.Action, state, *tr, want)
 	}
 	if rec.Effects.Call != tr.Call {
@@ -138,19 +156,53 @@ func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base semantics.P
 	if ap != bp && !(bp == "" && ap == vcjob.Pending) && !containsPhase(tr.To, ap) {
 		v.add(InvPhaseTo, "%s in %s moved %q -> %q; the transition leads only to %v", rec.Action, state, bp, ap, tr.To)
 	}
+}
 
-	if bp.IsFinished() {
-		if ap != bp {
-			v.add(InvFinishedStays, "the job was %s and is now %q", bp, ap)
-		}
-		if (tr.Call != statemachine.CallKillJob && tr.Call != statemachine.CallNone) || len(rec.Effects.Created) > 0 {
-			v.add(InvFinishedOnlyKills, "the job is %s but the call was %s creating %v", bp, tr.Call, rec.Effects.Created)
-		}
+// tableTransition is the transition the step must have run: the table's
+// under the job's semantics, with the policy extensions the record shows
+// (KeepRetries resumes instead of restarting, FailJob fails instead of
+// restarting) and a finished job left alone under LeaveFinishedJobs.
+func tableTransition(before *vcjob.Job, rec worker.Record, state statemachine.State, base semantics.Profile) statemachine.Transition {
+	sem := base.For(before)
+	want := statemachine.LookupWith(state, rec.Action, sem)
+	if rec.KeepRetries && want.Update == statemachine.UpdateRestart {
+		want.Update = statemachine.UpdateResume
 	}
+	if rec.FailJob && (want.Update == statemachine.UpdateRestart || want.Update == statemachine.UpdateRestarting && want.Call != statemachine.CallSyncJob) {
+		want.Call, want.Retain, want.Update, want.To = statemachine.CallKillJob, statemachine.RetainSoft, statemachine.UpdateFail, []vcjob.JobPhase{vcjob.Failed}
+	}
+	if rec.Transition.Call == statemachine.CallNone && sem.LeaveFinishedJobs && want.Call == statemachine.CallKillJob &&
+		want.Update == statemachine.UpdateKeep && (state == statemachine.StateFinished || state == statemachine.StateAborted) {
+		want.Call, want.To = statemachine.CallNone, nil
+	}
+	return want
+}
 
+// checkFinishedStays: a finished job stays in its phase and sees no call
+// but a kill.
+func checkFinishedStays(v *violations, before, after *vcjob.Job, rec worker.Record) {
+	tr := rec.Transition
+	bp, ap := before.Status.State.Phase, after.Status.State.Phase
+	if !bp.IsFinished() {
+		return
+	}
+	if ap != bp {
+		v.add(InvFinishedStays, "the job was %s and is now %q", bp, ap)
+	}
+	if (tr.Call != statemachine.CallKillJob && tr.Call != statemachine.CallNone) || len(rec.Effects.Created) > 0 {
+		v.add(InvFinishedOnlyKills, "the job is %s but the call was %s creating %v", bp, tr.Call, rec.Effects.Created)
+	}
+}
+
+// checkRetryCount: retryCount grows by one when a restartable job moves
+// into Restarting (not on a resume), never otherwise, and never past
+// maxRetry.
+func checkRetryCount(v *violations, before, after *vcjob.Job, rec worker.Record, state statemachine.State) {
+	tr := rec.Transition
+	b, a := &before.Status, &after.Status
 	restartable := state == statemachine.StatePending || state == statemachine.StateRunning ||
 		state == statemachine.StateAborting || state == statemachine.StateAborted
-	moved := rec.Effects.StatusWritten && restartable && ap == vcjob.Restarting && tr.Update != statemachine.UpdateResume
+	moved := rec.Effects.StatusWritten && restartable && a.State.Phase == vcjob.Restarting && tr.Update != statemachine.UpdateResume
 	wantRetry := b.RetryCount
 	if moved {
 		wantRetry++
@@ -166,7 +218,14 @@ func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base semantics.P
 	if max := before.Spec.MaxRetry; max > 0 && a.RetryCount > max {
 		v.add(InvRetryCount, "retryCount %d is above maxRetry %d", a.RetryCount, max)
 	}
+}
 
+// checkVersion: the version grows by one with each kill's status write,
+// and a kill that succeeded wrote the status (unless the job is being
+// deleted).
+func checkVersion(v *violations, before, after *vcjob.Job, rec worker.Record) {
+	tr := rec.Transition
+	b, a := &before.Status, &after.Status
 	wantVersion := b.Version
 	if tr.Call == statemachine.CallKillJob && rec.Effects.StatusWritten {
 		wantVersion++
@@ -177,38 +236,50 @@ func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base semantics.P
 	if tr.Call == statemachine.CallKillJob && rec.Err == nil && before.DeletionTimestamp == nil && !rec.Effects.StatusWritten {
 		v.add(InvVersion, "KillJob returned no error but wrote no status")
 	}
+}
 
+// checkWhyFinished: a job that moved into Failed, Completed, Aborted or
+// Terminated had a reason the update rule allows.
+func checkWhyFinished(v *violations, before, after *vcjob.Job, rec worker.Record) {
+	tr := rec.Transition
+	a := &after.Status
+	bp, ap := before.Status.State.Phase, a.State.Phase
+	if ap == bp {
+		return
+	}
 	total := before.TotalReplicas()
 	finished := a.Succeeded+a.Failed == total
 	idle := a.Pending == 0 && a.Running == 0 && a.Terminating == 0
-	if ap != bp {
-		switch ap {
-		case vcjob.Failed:
-			switch {
-			case tr.Update == statemachine.UpdateRestarting && a.RetryCount >= before.Spec.MaxRetry:
-			case tr.Update == statemachine.UpdateRunningSync && finished:
-			case tr.Update == statemachine.UpdateFail && rec.FailJob:
-			default:
-				v.add(InvFailedWhy, "Failed from %q under %s with retryCount %d (maxRetry %d), succeeded+failed %d of %d", bp, tr.Update, a.RetryCount, before.Spec.MaxRetry, a.Succeeded+a.Failed, total)
-			}
-		case vcjob.Completed:
-			ms := before.Spec.MinSuccess
-			switch {
-			case tr.Update == statemachine.UpdateRunningSync && (finished || (ms != nil && a.Succeeded >= *ms)):
-			case tr.Update == statemachine.UpdateCompleted && idle:
-			default:
-				v.add(InvCompletedWhy, "Completed from %q under %s: succeeded %d failed %d of %d, minSuccess %v, idle %v", bp, tr.Update, a.Succeeded, a.Failed, total, ms, idle)
-			}
-		case vcjob.Aborted, vcjob.Terminated:
-			if !idle {
-				v.add(InvIdleWhy, "%s with pending %d running %d terminating %d", ap, a.Pending, a.Running, a.Terminating)
-			}
+	switch ap {
+	case vcjob.Failed:
+		switch {
+		case tr.Update == statemachine.UpdateRestarting && a.RetryCount >= before.Spec.MaxRetry:
+		case tr.Update == statemachine.UpdateRunningSync && finished:
+		case tr.Update == statemachine.UpdateFail && rec.FailJob:
+		default:
+			v.add(InvFailedWhy, "Failed from %q under %s with retryCount %d (maxRetry %d), succeeded+failed %d of %d", bp, tr.Update, a.RetryCount, before.Spec.MaxRetry, a.Succeeded+a.Failed, total)
+		}
+	case vcjob.Completed:
+		ms := before.Spec.MinSuccess
+		switch {
+		case tr.Update == statemachine.UpdateRunningSync && (finished || (ms != nil && a.Succeeded >= *ms)):
+		case tr.Update == statemachine.UpdateCompleted && idle:
+		default:
+			v.add(InvCompletedWhy, "Completed from %q under %s: succeeded %d failed %d of %d, minSuccess %v, idle %v", bp, tr.Update, a.Succeeded, a.Failed, total, ms, idle)
+		}
+	case vcjob.Aborted, vcjob.Terminated:
+		if !idle {
+			v.add(InvIdleWhy, "%s with pending %d running %d terminating %d", ap, a.Pending, a.Running, a.Terminating)
 		}
 	}
+}
 
+// checkCreatedPods: only a sync creates pods, each once, each named for an
+// index below its task's replicas.
+func checkCreatedPods(v *violations, before *vcjob.Job, rec worker.Record) {
 	seen := map[string]bool{}
-	if len(rec.Effects.Created) > 0 && tr.Call != statemachine.CallSyncJob {
-		v.add(InvCreatedPods, "%s created pods %v", tr.Call, rec.Effects.Created)
+	if len(rec.Effects.Created) > 0 && rec.Transition.Call != statemachine.CallSyncJob {
+		v.add(InvCreatedPods, "%s created pods %v", rec.Transition.Call, rec.Effects.Created)
 	}
 	for _, name := range rec.Effects.Created {
 		if seen[name] {
@@ -220,15 +291,19 @@ func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base semantics.P
 			v.add(InvCreatedPods, "pod %s is not <job>-<task>-<index> for an index below a task's replicas", name)
 		}
 	}
+}
 
-	if tr.Call == statemachine.CallKillTarget {
-		for _, name := range rec.Effects.Deleted {
-			if !nameInTarget(before, name, rec.Target) {
-				v.add(InvTargetedKill, "target %s, but deleted %s", targetString(rec.Target), name)
-			}
+// checkTargetedKill: a targeted kill deletes only pods its target names,
+// judged by their names.
+func checkTargetedKill(v *violations, before *vcjob.Job, rec worker.Record) {
+	if rec.Transition.Call != statemachine.CallKillTarget {
+		return
+	}
+	for _, name := range rec.Effects.Deleted {
+		if !nameInTarget(before, name, rec.Target) {
+			v.add(InvTargetedKill, "target %s, but deleted %s", targetString(rec.Target), name)
 		}
 	}
-	return v.err()
 }
 
 // checkEvents checks a step's Events against its decision and its call.
@@ -275,15 +350,39 @@ func CheckEffects(before *vcjob.Job, podsBefore []*corev1.Pod, rec worker.Record
 	if before == nil {
 		return errors.New("rapidgen: CheckEffects needs the job before the step")
 	}
-	var v violations
 	tr := rec.Transition
 	if tr == nil {
 		return nil // CheckStep reports effects of a step that ran nothing
 	}
+	var v violations
 	byName := map[string]*corev1.Pod{}
 	for _, p := range podsBefore {
 		byName[p.Name] = p
 	}
+	deleted := checkExisting(&v, byName, rec)
+	var want map[string]bool
+	switch tr.Call {
+	case statemachine.CallKillJob:
+		want = killJobSet(before, podsBefore, tr.Retain)
+	case statemachine.CallKillTarget:
+		want = killTargetSet(before, podsBefore, rec.Target)
+		for name := range deleted {
+			if p := byName[name]; p != nil && !rec.Target.Takes(p) {
+				v.add(InvTargetedKill, "target %s, but deleted %s (task %q, partition %q)", targetString(rec.Target), name, p.Annotations[vcjob.TaskSpecKey], p.Labels[vcjob.PartitionIDKey])
+			}
+		}
+	case statemachine.CallSyncJob:
+		checkSyncDeletes(&v, before, byName, deleted)
+	}
+	if want != nil {
+		checkKillSet(&v, byName, deleted, want, rec)
+	}
+	return v.err()
+}
+
+// checkExisting: the step created only pods that did not exist and deleted
+// only pods that did. It returns the names deleted.
+func checkExisting(v *violations, byName map[string]*corev1.Pod, rec worker.Record) map[string]bool {
 	for _, name := range rec.Effects.Created {
 		if byName[name] != nil {
 			v.add(InvExisting, "created %s, which existed", name)
@@ -296,73 +395,84 @@ func CheckEffects(before *vcjob.Job, podsBefore []*corev1.Pod, rec worker.Record
 			v.add(InvExisting, "deleted %s, which did not exist", name)
 		}
 	}
+	return deleted
+}
 
-	var want map[string]bool
-	switch tr.Call {
-	case statemachine.CallKillJob:
-		want = map[string]bool{}
-		retain := tr.Retain
-		if before.Status.RetryCount >= before.Spec.MaxRetry-1 {
-			retain = statemachine.RetainSoft
-		}
-		if before.DeletionTimestamp == nil {
-			for _, p := range podsBefore {
-				if p.DeletionTimestamp == nil && !retain.Keeps(p.Status.Phase) {
-					want[p.Name] = true
-				}
-			}
-		}
-	case statemachine.CallKillTarget:
-		want = map[string]bool{}
+// killJobSet is what a whole-job kill must delete: the pods not already
+// terminating that retain does not keep (soft on the last retry), none of
+// a job being deleted.
+func killJobSet(before *vcjob.Job, podsBefore []*corev1.Pod, retain statemachine.Retain) map[string]bool {
+	want := map[string]bool{}
+	if before.Status.RetryCount >= before.Spec.MaxRetry-1 {
+		retain = statemachine.RetainSoft
+	}
+	if before.DeletionTimestamp == nil {
 		for _, p := range podsBefore {
-			if p.DeletionTimestamp == nil && rec.Target.Takes(p) {
+			if p.DeletionTimestamp == nil && !retain.Keeps(p.Status.Phase) {
 				want[p.Name] = true
 			}
 		}
-		if rec.Target.Level == vcjob.PartitionLevel {
-			task := before.Task(rec.Target.TaskName)
-			if task == nil || task.PartitionPolicy == nil {
-				want = map[string]bool{}
-			}
-		}
-		for name := range deleted {
-			if p := byName[name]; p != nil && !rec.Target.Takes(p) {
-				v.add(InvTargetedKill, "target %s, but deleted %s (task %q, partition %q)", targetString(rec.Target), name, p.Annotations[vcjob.TaskSpecKey], p.Labels[vcjob.PartitionIDKey])
-			}
-		}
-	case statemachine.CallSyncJob:
-		for name := range deleted {
-			p := byName[name]
-			if p == nil {
-				continue
-			}
-			task, idx, ok := PodTask(before, name)
-			beyond := !ok || idx >= int(task.Replicas) || p.Annotations[vcjob.TaskSpecKey] != task.Name
-			if p.Annotations[vcjob.PodOutOfSyncKey] != "true" && !beyond {
-				v.add(InvSyncDeletes, "deleted %s, which is in range and in sync", name)
-			}
+	}
+	return want
+}
+
+// killTargetSet is what a targeted kill must delete: its target's pods not
+// already terminating, none for a partition of an unknown or unpartitioned
+// task.
+func killTargetSet(before *vcjob.Job, podsBefore []*corev1.Pod, target request.Target) map[string]bool {
+	want := map[string]bool{}
+	for _, p := range podsBefore {
+		if p.DeletionTimestamp == nil && target.Takes(p) {
+			want[p.Name] = true
 		}
 	}
-	if want != nil {
-		for name := range deleted {
-			if !want[name] {
-				v.add(InvKillSet, "%s deleted %s, which it must leave alone (phase %s, terminating %v)", tr.Call, name, phaseOf(byName[name]), terminating(byName[name]))
-			}
-		}
-		if rec.Err == nil {
-			var missing []string
-			for name := range want {
-				if !deleted[name] {
-					missing = append(missing, name)
-				}
-			}
-			sort.Strings(missing)
-			if len(missing) > 0 {
-				v.add(InvKillSet, "%s (retain %q) left %v alive", tr.Call, tr.Retain, missing)
-			}
+	if target.Level == vcjob.PartitionLevel {
+		task := before.Task(target.TaskName)
+		if task == nil || task.PartitionPolicy == nil {
+			want = map[string]bool{}
 		}
 	}
-	return v.err()
+	return want
+}
+
+// checkSyncDeletes: a sync deletes only out-of-sync pods and pods beyond
+// their task's replicas.
+func checkSyncDeletes(v *violations, before *vcjob.Job, byName map[string]*corev1.Pod, deleted map[string]bool) {
+	for name := range deleted {
+		p := byName[name]
+		if p == nil {
+			continue
+		}
+		task, idx, ok := PodTask(before, name)
+		beyond := !ok || idx >= int(task.Replicas) || p.Annotations[vcjob.TaskSpecKey] != task.Name
+		if p.Annotations[vcjob.PodOutOfSyncKey] != "true" && !beyond {
+			v.add(InvSyncDeletes, "deleted %s, which is in range and in sync", name)
+		}
+	}
+}
+
+// checkKillSet: a kill deleted nothing outside want and, without error,
+// all of it.
+func checkKillSet(v *violations, byName map[string]*corev1.Pod, deleted, want map[string]bool, rec worker.Record) {
+	tr := rec.Transition
+	for name := range deleted {
+		if !want[name] {
+			v.add(InvKillSet, "%s deleted %s, which it must leave alone (phase %s, terminating %v)", tr.Call, name, phaseOf(byName[name]), terminating(byName[name]))
+		}
+	}
+	if rec.Err != nil {
+		return
+	}
+	var missing []string
+	for name := range want {
+		if !deleted[name] {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		v.add(InvKillSet, "%s (retain %q) left %v alive", tr.Call, tr.Retain, missing)
+	}
 }
 
 // CheckPod checks a pod the controller created for job (the job as it was

@@ -204,18 +204,53 @@ func (a *Applied) SyncJob(ctx context.Context, ji *jobinfo.Info, update UpdateSt
 	if plan.Noop {
 		return nil
 	}
-	// The call's own copy of the job: UpdateStatus updates it, and the
-	// caller's snapshot stays as it was. Most syncs write nothing, so it
-	// is made on the first write.
-	var written *vcjob.Job
-	job := func() *vcjob.Job {
-		if written == nil {
-			written = shallowCopy(ji.Job)
-		}
-		return written
+	job := jobCopy{of: ji.Job}
+	if err := a.syncBeforePods(ctx, &job, pg, plan); err != nil {
+		return err
 	}
+	a.Last.Waiting, a.Last.HeldUntil = plan.Waiting, plan.HeldUntil
+	failed := a.createAll(ctx, plan.Create)
+	if failed == nil && len(plan.Delete) > 0 {
+		failed = map[string]error{}
+		a.deleteAll(ctx, plan.Delete, failed)
+	}
+	out := plan.Complete(failed, update, a.Now)
+	if out.Err != nil {
+		return out.Err
+	}
+	if out.Write {
+		// A variable of its own, so that only a sync that writes pays
+		// for the status escaping to the Applier.
+		status := out.Status
+		if err := a.write(ctx, job.get(), &status); err != nil {
+			return fmt.Errorf("update status: %w", err)
+		}
+	}
+	return nil
+}
+
+// jobCopy is a sync's own copy of the job: UpdateStatus updates it, and
+// the caller's snapshot stays as it was. Most syncs write nothing, so it
+// is made on the first write.
+type jobCopy struct {
+	of, written *vcjob.Job
+}
+
+func (c *jobCopy) get() *vcjob.Job {
+	if c.written == nil {
+		c.written = shallowCopy(c.of)
+	}
+	return c.written
+}
+
+// syncBeforePods writes what a sync writes before the pods, in Volcano's
+// order: the initial status, the plugins' objects, the volume claims and
+// the job's generated claim names, the PodGroup. It returns the plan's
+// error once the initial status is written, and its render error once the
+// PodGroup is.
+func (a *Applied) syncBeforePods(ctx context.Context, job *jobCopy, pg PodGroupState, plan *SyncPlan) error {
 	if plan.InitStatus != nil {
-		if err := a.write(ctx, job(), plan.InitStatus); err != nil {
+		if err := a.write(ctx, job.get(), plan.InitStatus); err != nil {
 			a.record(ctx, jobStatusErrorEvent(err))
 			return fmt.Errorf("update status: %w", err)
 		}
@@ -236,13 +271,13 @@ func (a *Applied) SyncJob(ctx context.Context, ji *jobinfo.Info, update UpdateSt
 		return fmt.Errorf("apply plugin objects: %w", err)
 	}
 	for _, c := range plan.Claims {
-		if err := a.Applier.EnsureClaim(ctx, job(), c); err != nil {
+		if err := a.Applier.EnsureClaim(ctx, job.get(), c); err != nil {
 			a.record(ctx, pvcErrorEvent(err))
 			return fmt.Errorf("volume claim %s: %w", c.Name, err)
 		}
 	}
 	if plan.UpdateJob != nil {
-		j := job()
+		j := job.get()
 		j.Spec = plan.UpdateJob.Spec
 		if err := a.Applier.UpdateJob(ctx, j); err != nil {
 			// Volcano writes the generated claim names back in the same
@@ -256,16 +291,19 @@ func (a *Applied) SyncJob(ctx context.Context, ji *jobinfo.Info, update UpdateSt
 		a.record(ctx, podGroupErrorEvent(err))
 		return fmt.Errorf("apply podgroup: %w", err)
 	}
-	if e, ok := PodGroupPendingEvent(ji.Job, pg); ok {
+	if e, ok := PodGroupPendingEvent(job.of, pg); ok {
 		a.record(ctx, e)
 	}
-	if plan.RenderErr != nil {
-		return plan.RenderErr
-	}
-	a.Last.Waiting, a.Last.HeldUntil = plan.Waiting, plan.HeldUntil
+	return plan.RenderErr
+}
+
+// createAll creates pods, recording Volcano's FailedCreate Event when any
+// failed; it returns the failures by pod name, nil when every create
+// succeeded.
+func (a *Applied) createAll(ctx context.Context, pods []*corev1.Pod) map[string]error {
 	var failed map[string]error
 	var createErrs []podError
-	for _, pod := range plan.Create {
+	for _, pod := range pods {
 		if err := a.Applier.CreatePod(ctx, pod); err != nil {
 			if failed == nil {
 				failed = map[string]error{}
@@ -281,23 +319,8 @@ func (a *Applied) SyncJob(ctx context.Context, ji *jobinfo.Info, update UpdateSt
 	}
 	if len(createErrs) > 0 {
 		a.record(ctx, failedCreateEvent(createErrs))
-	} else if len(plan.Delete) > 0 {
-		failed = map[string]error{}
-		a.deleteAll(ctx, plan.Delete, failed)
 	}
-	out := plan.Complete(failed, update, a.Now)
-	if out.Err != nil {
-		return out.Err
-	}
-	if out.Write {
-		// A variable of its own, so that only a sync that writes pays
-		// for the status escaping to the Applier.
-		status := out.Status
-		if err := a.write(ctx, job(), &status); err != nil {
-			return fmt.Errorf("update status: %w", err)
-		}
-	}
-	return nil
+	return failed
 }
 
 // KillJob applies PlanKillJob.

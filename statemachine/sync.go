@@ -114,54 +114,17 @@ func planSync(p *SyncPlan, ji *jobinfo.Info, pg PodGroupState, now metav1.Time, 
 		p.Noop = true
 		return p
 	}
-	job := ji.Job
-	if job.Status.State.Phase == "" || job.Status.State.Phase == vcjob.Pending {
-		p.Initiate = true
-	}
-	if job.Status.State.Phase == "" || len(opts.Plugins) > 0 || p.Initiate && len(job.Spec.Volumes) > 0 {
-		// The plan works on its own copy: the initial status, plugin hooks
-		// and claims record what the job controls in its status.
-		job = job.DeepCopy()
-		p.job = job
-	}
-	if job.Status.State.Phase == "" {
-		job.Status.State.Phase = vcjob.Pending
-		job.Status.MinAvailable = job.Spec.MinAvailable
-		enterPhase(&job.Status, now)
-		p.InitStatus = job.Status.DeepCopy()
-	}
-	for _, pl := range opts.Plugins {
-		var objs plugins.Objects
-		var err error
-		if p.Initiate {
-			objs, err = pl.OnJobAdd(job)
-		} else {
-			objs, err = pl.OnJobUpdate(job)
-		}
-		if err != nil {
-			p.Err = fmt.Errorf("plugin %s: %w", pl.Name(), err)
-			p.errReason, p.errCause = ReasonPluginError, err
-			return p
-		}
-		merge(&p.Objects, objs)
+	job := p.initiate(ji.Job, now, opts)
+	if !p.runPlugins(job, opts.Plugins) {
+		return p
 	}
 	if len(job.Spec.Volumes) > 0 {
 		// One source for the plan, claims first, then pods, as Volcano
 		// draws them.
 		opts.Names = namesFor(opts.Names, string(job.UID))
 	}
-	if p.Initiate {
-		var generated bool
-		var err error
-		p.Claims, generated, err = claims(job, &opts)
-		if err != nil {
-			p.Err = err
-			p.errReason, p.errCause = ReasonPVCError, errors.Unwrap(err)
-			return p
-		}
-		if generated {
-			p.UpdateJob = job
-		}
+	if p.Initiate && !p.planClaims(job, &opts) {
+		return p
 	}
 	p.PodGroup = opts.PodGroup
 	if p.PodGroup == nil {
@@ -178,6 +141,76 @@ func planSync(p *SyncPlan, ji *jobinfo.Info, pg PodGroupState, now metav1.Time, 
 			p.HeldUntil = &t
 		}
 	}
+	p.planPods(ji, job, opts)
+	return p
+}
+
+// initiate sets Initiate for a job not initiated yet and, for a job with
+// no phase, the initial status. It returns the job the rest of the plan
+// works on.
+func (p *SyncPlan) initiate(job *vcjob.Job, now metav1.Time, opts PlanOptions) *vcjob.Job {
+	if job.Status.State.Phase == "" || job.Status.State.Phase == vcjob.Pending {
+		p.Initiate = true
+	}
+	if job.Status.State.Phase == "" || len(opts.Plugins) > 0 || p.Initiate && len(job.Spec.Volumes) > 0 {
+		// The plan works on its own copy: the initial status, plugin hooks
+		// and claims record what the job controls in its status.
+		job = job.DeepCopy()
+		p.job = job
+	}
+	if job.Status.State.Phase == "" {
+		job.Status.State.Phase = vcjob.Pending
+		job.Status.MinAvailable = job.Spec.MinAvailable
+		enterPhase(&job.Status, now)
+		p.InitStatus = job.Status.DeepCopy()
+	}
+	return job
+}
+
+// runPlugins runs the plugins' OnJobAdd (Initiate) or OnJobUpdate, merging
+// the objects they want; false, with p.Err set, at the first error.
+func (p *SyncPlan) runPlugins(job *vcjob.Job, ps []plugins.Plugin) bool {
+	for _, pl := range ps {
+		var objs plugins.Objects
+		var err error
+		if p.Initiate {
+			objs, err = pl.OnJobAdd(job)
+		} else {
+			objs, err = pl.OnJobUpdate(job)
+		}
+		if err != nil {
+			p.Err = fmt.Errorf("plugin %s: %w", pl.Name(), err)
+			p.errReason, p.errCause = ReasonPluginError, err
+			return false
+		}
+		merge(&p.Objects, objs)
+	}
+	return true
+}
+
+// planClaims plans the job's volume claims, and the job's update when
+// claim names were generated; false, with p.Err set, when a claim cannot
+// be looked up.
+func (p *SyncPlan) planClaims(job *vcjob.Job, opts *PlanOptions) bool {
+	var generated bool
+	var err error
+	p.Claims, generated, err = claims(job, opts)
+	if err != nil {
+		p.Err = err
+		p.errReason, p.errCause = ReasonPVCError, errors.Unwrap(err)
+		return false
+	}
+	if generated {
+		p.UpdateJob = job
+	}
+	return true
+}
+
+// planPods counts each task's pods and plans the creates and deletes:
+// the missing pods of tasks whose dependencies are met (none while the
+// restart backoff holds), the out-of-sync pods and those beyond the
+// replicas.
+func (p *SyncPlan) planPods(ji *jobinfo.Info, job *vcjob.Job, opts PlanOptions) {
 	for ti := range job.Spec.Tasks {
 		task := &job.Spec.Tasks[ti]
 		var missing []int
@@ -203,7 +236,7 @@ func planSync(p *SyncPlan, ji *jobinfo.Info, pg PodGroupState, now metav1.Time, 
 			// Volcano renders every pod before it creates any: nothing
 			// is created or deleted.
 			p.Create, p.Delete, p.Waiting = nil, nil, nil
-			return p
+			return
 		}
 		if dependsOnMet(ji, task, opts.Recount) {
 			p.Create = append(p.Create, create...)
@@ -212,7 +245,6 @@ func planSync(p *SyncPlan, ji *jobinfo.Info, pg PodGroupState, now metav1.Time, 
 		}
 	}
 	sortPods(p.Delete)
-	return p
 }
 
 // walkTask counts and sorts a task's pods by walking them, as Volcano does,
@@ -400,14 +432,10 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		return Outcome{Status: *stored.DeepCopy(), Err: p.Err}
 	}
 	if !p.Reconcile {
-		status := *stored
-		out := Outcome{}
-		if update != nil && update(&status) {
-			enterPhase(&status, now)
-			out.PhaseChanged = true
-		}
-		out.Status, out.Write = status, !statusEqual(&status, stored)
-		return out
+		return rejudged(stored, update, now)
+	}
+	if err := p.podErrors(failed); err != nil {
+		return Outcome{Status: *stored.DeepCopy(), Err: err}
 	}
 	c := &p.c
 	if len(p.Create) > 0 {
@@ -416,28 +444,9 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 		own.tasks = slices.Clone(p.c.tasks)
 		c = &own
 	}
-	var errs []error
 	for _, pod := range p.Create {
-		if err := failed[pod.Name]; err != nil {
-			errs = append(errs, fmt.Errorf("create pod %s: %w", pod.Name, err))
-			continue
-		}
 		// The API server hands a new pod back Pending.
 		c.addPhase(pod.Annotations[vcjob.TaskSpecKey], corev1.PodPending)
-	}
-	if len(errs) > 0 {
-		return Outcome{Status: *stored.DeepCopy(), Err: errors.Join(errs...)}
-	}
-	deleted := int32(0)
-	for _, pod := range p.Delete {
-		if err := failed[pod.Name]; err != nil {
-			errs = append(errs, fmt.Errorf("delete pod %s: %w", pod.Name, err))
-			continue
-		}
-		deleted++
-	}
-	if len(errs) > 0 {
-		return Outcome{Status: *stored.DeepCopy(), Err: errors.Join(errs...)}
 	}
 	// The status is built in the plan's scratch: the compiler cannot see
 	// that the update function does not keep its argument (it must not),
@@ -455,7 +464,7 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 	kept := c.apply(status, stored.TaskStatusCount)
 	// The deleted pods count as terminating; added here, not to c, so that
 	// the plan's counts stay as planned and Complete may be called again.
-	status.Terminating += deleted
+	status.Terminating += int32(len(p.Delete))
 	out := Outcome{}
 	out.PhaseChanged = update != nil && update(status)
 	// Any change of the status, even one that keeps the phase, is recorded
@@ -466,4 +475,37 @@ func (p *SyncPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 	}
 	out.Status = *status
 	return out
+}
+
+// rejudged is the outcome of a sync that reconciled no pods: the phase
+// re-judged on the stored counts.
+func rejudged(stored *vcjob.JobStatus, update UpdateStatusFunc, now metav1.Time) Outcome {
+	status := *stored
+	out := Outcome{}
+	if update != nil && update(&status) {
+		enterPhase(&status, now)
+		out.PhaseChanged = true
+	}
+	out.Status, out.Write = status, !statusEqual(&status, stored)
+	return out
+}
+
+// podErrors joins the failures of the plan's creates or, when every create
+// succeeded, of its deletes; nil when none failed.
+func (p *SyncPlan) podErrors(failed map[string]error) error {
+	var errs []error
+	for _, pod := range p.Create {
+		if err := failed[pod.Name]; err != nil {
+			errs = append(errs, fmt.Errorf("create pod %s: %w", pod.Name, err))
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	for _, pod := range p.Delete {
+		if err := failed[pod.Name]; err != nil {
+			errs = append(errs, fmt.Errorf("delete pod %s: %w", pod.Name, err))
+		}
+	}
+	return errors.Join(errs...)
 }

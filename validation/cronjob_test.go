@@ -18,104 +18,104 @@ func TestValidateCronJob(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		mutate func(cj *vcjob.CronJob)
-		want   []cronErr
+		want   []wantErr
 		detail string // when set, in the first error
 	}{
 		// metadata
 		{"no name", func(cj *vcjob.CronJob) { cj.Name = "" },
-			[]cronErr{{field.ErrorTypeRequired, "metadata.name"}}, "name or generateName"},
+			[]wantErr{{field.ErrorTypeRequired, "metadata.name"}}, "name or generateName"},
 		{"generateName stands in for the name", func(cj *vcjob.CronJob) { cj.Name, cj.GenerateName = "", "nightly-" },
-			[]cronErr{}, ""},
+			[]wantErr{}, ""},
 		{"name of 52 characters", func(cj *vcjob.CronJob) {
 			cj.Name = strings.Repeat("a", 52)
 			cj.Spec.JobTemplate.Spec.Tasks = nil // no pods, whose names would be too long
-		}, []cronErr{{field.ErrorTypeRequired, "spec.jobTemplate.spec.tasks"}}, ""},
+		}, []wantErr{{field.ErrorTypeRequired, "spec.jobTemplate.spec.tasks"}}, ""},
 		{"name of 53 characters", func(cj *vcjob.CronJob) { cj.Name = strings.Repeat("a", 53) },
-			[]cronErr{{field.ErrorTypeInvalid, "metadata.name"}}, "no more than 52"},
+			[]wantErr{{field.ErrorTypeInvalid, "metadata.name"}}, "no more than 52"},
 		{"generateName too long with the random suffix", func(cj *vcjob.CronJob) { cj.Name, cj.GenerateName = "", strings.Repeat("a", 48) },
-			[]cronErr{{field.ErrorTypeInvalid, "metadata.generateName"}}, "no more than 52"},
+			[]wantErr{{field.ErrorTypeInvalid, "metadata.generateName"}}, "no more than 52"},
 		{"name not qualified", func(cj *vcjob.CronJob) { cj.Name = "-nightly" },
-			[]cronErr{{field.ErrorTypeInvalid, "metadata.name"}}, "alphanumeric"},
+			[]wantErr{{field.ErrorTypeInvalid, "metadata.name"}}, "alphanumeric"},
 
 		// schedule and zones
 		{"no schedule", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "" },
-			[]cronErr{{field.ErrorTypeRequired, "spec.schedule"}}, ""},
+			[]wantErr{{field.ErrorTypeRequired, "spec.schedule"}}, ""},
 		{"bad schedule", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "every night" },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.schedule"}}, "schedule is not a valid cron expression"},
-		{"descriptor", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "@hourly" }, []cronErr{}, ""},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.schedule"}}, "schedule is not a valid cron expression"},
+		{"descriptor", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "@hourly" }, []wantErr{}, ""},
 		// Volcano accepts it (policy.LintCronJob warns).
-		{"schedule that never fires", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "0 0 31 4 *" }, []cronErr{}, ""},
+		{"schedule that never fires", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "0 0 31 4 *" }, []wantErr{}, ""},
 		{"TZ prefix", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "TZ=Europe/Paris 30 2 * * *" },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.schedule"}}, "should not contain TZ or CRON_TZ"},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.schedule"}}, "should not contain TZ or CRON_TZ"},
 		{"CRON_TZ prefix", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "CRON_TZ=Europe/Atlantis 30 2 * * *" },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.schedule"}}, "should not contain TZ or CRON_TZ"},
-		{"timeZone", func(cj *vcjob.CronJob) { cj.Spec.TimeZone = new("Asia/Kolkata") }, []cronErr{}, ""},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.schedule"}}, "should not contain TZ or CRON_TZ"},
+		{"timeZone", func(cj *vcjob.CronJob) { cj.Spec.TimeZone = new("Asia/Kolkata") }, []wantErr{}, ""},
 		{"unknown timeZone", func(cj *vcjob.CronJob) { cj.Spec.TimeZone = new("Asia/Atlantis") },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "invalid timeZone"},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "invalid timeZone"},
 		{"unknown timeZone and bad schedule: both reported", func(cj *vcjob.CronJob) {
 			cj.Spec.TimeZone = new("Asia/Atlantis")
 			cj.Spec.Schedule = "61 * * * *"
-		}, []cronErr{{field.ErrorTypeInvalid, "spec.schedule"}, {field.ErrorTypeInvalid, "spec.timeZone"}}, ""},
+		}, []wantErr{{field.ErrorTypeInvalid, "spec.schedule"}, {field.ErrorTypeInvalid, "spec.timeZone"}}, ""},
 		{"timeZone with a . element, though it loads", func(cj *vcjob.CronJob) { cj.Spec.TimeZone = new("Asia/./Shanghai") },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "unknown timeZone"},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "unknown timeZone"},
 		{"timeZone with a .. element", func(cj *vcjob.CronJob) { cj.Spec.TimeZone = new("Asia/../Asia/Shanghai") },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "unknown timeZone"},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "unknown timeZone"},
 		{"timeZone Local", func(cj *vcjob.CronJob) { cj.Spec.TimeZone = new("local") },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "can't be Local"},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "can't be Local"},
 		{"empty timeZone", func(cj *vcjob.CronJob) { cj.Spec.TimeZone = new("") },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "empty"},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.timeZone"}}, "empty"},
 
 		// numbers and enums
 		{"negative deadline", func(cj *vcjob.CronJob) { cj.Spec.StartingDeadlineSeconds = new(int64(-1)) },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.startingDeadlineSeconds"}}, "greater than or equal to 0"},
-		{"zero deadline", func(cj *vcjob.CronJob) { cj.Spec.StartingDeadlineSeconds = new(int64(0)) }, []cronErr{}, ""},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.startingDeadlineSeconds"}}, "greater than or equal to 0"},
+		{"zero deadline", func(cj *vcjob.CronJob) { cj.Spec.StartingDeadlineSeconds = new(int64(0)) }, []wantErr{}, ""},
 		{"negative successful limit", func(cj *vcjob.CronJob) { cj.Spec.SuccessfulJobsHistoryLimit = new(int32(-1)) },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.successfulJobsHistoryLimit"}}, ""},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.successfulJobsHistoryLimit"}}, ""},
 		{"negative failed limit", func(cj *vcjob.CronJob) { cj.Spec.FailedJobsHistoryLimit = new(int32(-3)) },
-			[]cronErr{{field.ErrorTypeInvalid, "spec.failedJobsHistoryLimit"}}, ""},
+			[]wantErr{{field.ErrorTypeInvalid, "spec.failedJobsHistoryLimit"}}, ""},
 		{"zero limits", func(cj *vcjob.CronJob) {
 			cj.Spec.SuccessfulJobsHistoryLimit, cj.Spec.FailedJobsHistoryLimit = new(int32(0)), new(int32(0))
-		}, []cronErr{}, ""},
+		}, []wantErr{}, ""},
 		{"unknown concurrency policy", func(cj *vcjob.CronJob) { cj.Spec.ConcurrencyPolicy = "Queue" },
-			[]cronErr{{field.ErrorTypeNotSupported, "spec.concurrencyPolicy"}}, `"Allow", "Forbid", "Replace"`},
+			[]wantErr{{field.ErrorTypeNotSupported, "spec.concurrencyPolicy"}}, `"Allow", "Forbid", "Replace"`},
 		{"empty concurrency policy (SetCronJobDefaults makes it Allow)", func(cj *vcjob.CronJob) { cj.Spec.ConcurrencyPolicy = "" },
-			[]cronErr{{field.ErrorTypeRequired, "spec.concurrencyPolicy"}}, ""},
+			[]wantErr{{field.ErrorTypeRequired, "spec.concurrencyPolicy"}}, ""},
 
 		// the template: only the CRD schema's rules, as Volcano's CronJob
 		// webhook does not validate it as a Job (policy.LintCronJob does)
 		{"template without tasks", func(cj *vcjob.CronJob) { cj.Spec.JobTemplate.Spec.Tasks = nil },
-			[]cronErr{{field.ErrorTypeRequired, "spec.jobTemplate.spec.tasks"}}, ""},
+			[]wantErr{{field.ErrorTypeRequired, "spec.jobTemplate.spec.tasks"}}, ""},
 		{"template task minAvailable above replicas", func(cj *vcjob.CronJob) {
 			cj.Spec.JobTemplate.Spec.Tasks[0].MinAvailable = new(int32(3))
-		}, []cronErr{}, ""},
+		}, []wantErr{}, ""},
 		{"template task with negative replicas", func(cj *vcjob.CronJob) {
 			cj.Spec.JobTemplate.Spec.Tasks[0].Replicas = -1
-		}, []cronErr{{field.ErrorTypeInvalid, "spec.jobTemplate.spec.tasks[0].replicas"}}, ""},
+		}, []wantErr{{field.ErrorTypeInvalid, "spec.jobTemplate.spec.tasks[0].replicas"}}, ""},
 		{"template task name not a DNS label", func(cj *vcjob.CronJob) {
 			cj.Spec.JobTemplate.Spec.Tasks[0].Name = "Worker"
-		}, []cronErr{{field.ErrorTypeInvalid, "spec.jobTemplate.spec.tasks[0].name"}}, ""},
+		}, []wantErr{{field.ErrorTypeInvalid, "spec.jobTemplate.spec.tasks[0].name"}}, ""},
 		{"template duplicate task names", func(cj *vcjob.CronJob) {
 			cj.Spec.JobTemplate.Spec.Tasks = append(cj.Spec.JobTemplate.Spec.Tasks, cj.Spec.JobTemplate.Spec.Tasks[0])
-		}, []cronErr{}, ""},
+		}, []wantErr{}, ""},
 		{"template container without an image", func(cj *vcjob.CronJob) {
 			cj.Spec.JobTemplate.Spec.Tasks[0].Template.Spec.Containers[0].Image = ""
-		}, []cronErr{}, ""},
+		}, []wantErr{}, ""},
 		{"template unnamed task is defaulted, as at creation", func(cj *vcjob.CronJob) {
 			cj.Spec.JobTemplate.Spec.Tasks[0].Name = ""
-		}, []cronErr{}, ""},
+		}, []wantErr{}, ""},
 		{"template unknown plugin", func(cj *vcjob.CronJob) {
 			cj.Spec.JobTemplate.Spec.Plugins = map[string][]string{"magic": nil}
-		}, []cronErr{}, ""},
+		}, []wantErr{}, ""},
 		{"pod names too long for the job name", func(cj *vcjob.CronJob) {
 			cj.Name = strings.Repeat("a", 40)
 			cj.Spec.JobTemplate.Spec.Tasks[0].Name = strings.Repeat("w", 12)
-		}, []cronErr{}, ""},
+		}, []wantErr{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cj := validCronJob()
 			tc.mutate(cj)
 			errs := ValidateCronJob(cj)
-			assert.ElementsMatch(t, tc.want, cronErrs(errs), "errors: %v", errs)
+			assert.ElementsMatch(t, tc.want, keysOf(errs), "errors: %v", errs)
 			if tc.detail != "" && assert.NotEmpty(t, errs) {
 				assert.Contains(t, errs[0].Error(), tc.detail)
 			}
@@ -131,13 +131,13 @@ func TestValidateCronJobCollectsEveryError(t *testing.T) {
 	cj.Spec.ConcurrencyPolicy = "Sometimes"
 	cj.Spec.JobTemplate.Spec.Tasks[0].MaxRetry = -1
 	errs := ValidateCronJob(cj)
-	assert.ElementsMatch(t, []cronErr{
+	assert.ElementsMatch(t, []wantErr{
 		{field.ErrorTypeRequired, "metadata.name"},
 		{field.ErrorTypeInvalid, "spec.schedule"},
 		{field.ErrorTypeInvalid, "spec.startingDeadlineSeconds"},
 		{field.ErrorTypeNotSupported, "spec.concurrencyPolicy"},
 		{field.ErrorTypeInvalid, "spec.jobTemplate.spec.tasks[0].maxRetry"},
-	}, cronErrs(errs), "errors: %v", errs)
+	}, keysOf(errs), "errors: %v", errs)
 }
 
 func TestValidateCronJobDoesNotModifyIt(t *testing.T) {
@@ -179,19 +179,19 @@ spec:
 	for _, tc := range []struct {
 		name     string
 		template string
-		want     []cronErr
+		want     []wantErr
 	}{
-		{"null", "        template:\n", []cronErr{{field.ErrorTypeTypeInvalid, "spec.jobTemplate.spec.tasks[1].template"}}},
-		{"null, written out", "        template: null\n", []cronErr{{field.ErrorTypeTypeInvalid, "spec.jobTemplate.spec.tasks[1].template"}}},
-		{"left out", "", []cronErr{}},
-		{"empty", "        template: {}\n", []cronErr{}},
+		{"null", "        template:\n", []wantErr{{field.ErrorTypeTypeInvalid, "spec.jobTemplate.spec.tasks[1].template"}}},
+		{"null, written out", "        template: null\n", []wantErr{{field.ErrorTypeTypeInvalid, "spec.jobTemplate.spec.tasks[1].template"}}},
+		{"left out", "", []wantErr{}},
+		{"empty", "        template: {}\n", []wantErr{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cj, err := vcjob.DecodeCronJob(manifest(tc.template))
 			require.NoError(t, err)
 			vcjob.SetCronJobDefaults(cj)
 			errs := ValidateCronJob(cj)
-			assert.ElementsMatch(t, tc.want, cronErrs(errs), "errors: %v", errs)
+			assert.ElementsMatch(t, tc.want, keysOf(errs), "errors: %v", errs)
 			if len(tc.want) > 0 && assert.NotEmpty(t, errs) {
 				assert.Equal(t, `spec.jobTemplate.spec.tasks[1].template: Invalid value: "null": must be of type object: "null"`, errs[0].Error())
 			}

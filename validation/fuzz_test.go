@@ -1,11 +1,10 @@
 package validation
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 const fuzzJob = `apiVersion: batch.volcano.sh/v1alpha1
@@ -22,12 +21,8 @@ spec:
 // every validation. Any input may be refused, none may panic, and what
 // create validation admits, an update to itself admits too.
 func FuzzValidate(f *testing.F) {
-	if entries, err := os.ReadDir(manifestsDir); err == nil {
-		for _, entry := range entries {
-			if data, err := os.ReadFile(filepath.Join(manifestsDir, entry.Name())); err == nil {
-				f.Add(data)
-			}
-		}
+	for _, data := range testfiles.ManifestSeeds(manifestsDir) {
+		f.Add(data)
 	}
 	for _, seed := range []string{
 		fuzzJob,

@@ -1,87 +1,23 @@
 package validation
 
 import (
-	"github.com/vcjob/vcjob"
 	_ "time/tzdata" // the zone tests must not depend on the machine's zoneinfo
 
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // cronManifest is a complete CronJob manifest: nightly at 02:30 New York
-// time, one 2-pod task.
-const cronManifest = `apiVersion: batch.volcano.sh/v1alpha1
-kind: CronJob
-metadata:
-  name: nightly
-  namespace: ml
-spec:
-  schedule: "30 2 * * *"
-  timeZone: America/New_York
-  startingDeadlineSeconds: 600
-  concurrencyPolicy: Forbid
-  successfulJobsHistoryLimit: 5
-  failedJobsHistoryLimit: 2
-  jobTemplate:
-    metadata:
-      labels:
-        team: ml
-    spec:
-      minAvailable: 2
-      schedulerName: volcano
-      tasks:
-        - name: worker
-          replicas: 2
-          template:
-            spec:
-              restartPolicy: Never
-              containers:
-                - name: main
-                  image: busybox
-                  resources:
-                    requests:
-                      cpu: "1"
-`
+// time, one 2-pod task, shared with the root package's tests.
+var cronManifest = testfiles.MustRead("../testdata/cronjob-nightly.yaml")
 
-// validCronJob is a defaulted cronjob that passes validation.
+// validCronJob is a defaulted cronjob that passes validation, shared with
+// the root package's tests.
 func validCronJob() *vcjob.CronJob {
-	cj := &vcjob.CronJob{
-		TypeMeta:   metav1.TypeMeta{APIVersion: vcjob.APIVersion, Kind: vcjob.CronJobKind},
-		ObjectMeta: metav1.ObjectMeta{Name: "nightly", Namespace: "ml"},
-		Spec: vcjob.CronJobSpec{
-			Schedule: "30 2 * * *",
-			JobTemplate: vcjob.JobTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"team": "ml"}},
-				Spec: vcjob.JobSpec{Tasks: []vcjob.TaskSpec{{
-					Name:     "worker",
-					Replicas: 2,
-					Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{Containers: []corev1.Container{{
-						Name:  "main",
-						Image: "busybox",
-						Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
-							corev1.ResourceCPU: resource.MustParse("1"),
-						}},
-					}}}},
-				}}},
-			},
-		},
+	cj, err := vcjob.DecodeCronJob([]byte(testfiles.MustRead("../testdata/cronjob-valid.yaml")))
+	if err != nil {
+		panic(err)
 	}
 	vcjob.SetCronJobDefaults(cj)
 	return cj
-}
-
-// cronErr is what a test pins of a validation error: its type and path.
-type cronErr struct {
-	Type  field.ErrorType
-	Field string
-}
-
-func cronErrs(errs field.ErrorList) []cronErr {
-	out := []cronErr{}
-	for _, e := range errs {
-		out = append(out, cronErr{e.Type, e.Field})
-	}
-	return out
 }

@@ -1,10 +1,6 @@
 package validation
 
 import (
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // Real Volcano manifests, beside the repository (../shared from its root).
@@ -31,30 +28,11 @@ func rejectedManifests() map[string]wantErr {
 	}
 }
 
-func readManifests(t testing.TB) map[string][]byte {
-	entries, err := os.ReadDir(manifestsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent: no real manifests to check", manifestsDir)
-	}
-	require.NoError(t, err)
-	files := map[string][]byte{}
-	for _, entry := range entries {
-		if entry.IsDir() || !strings.HasSuffix(entry.Name(), ".yaml") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(manifestsDir, entry.Name()))
-		require.NoError(t, err)
-		files[entry.Name()] = data
-	}
-	require.NotEmpty(t, files, "no manifests in %s", manifestsDir)
-	return files
-}
-
 // TestManifests: every real manifest gets the verdict Volcano's admission
 // gives it. The root package checks how they decode; a few carry fields
 // the API server prunes, so they are decoded leniently here.
 func TestManifests(t *testing.T) {
-	files := readManifests(t)
+	files := testfiles.Manifests(t, manifestsDir)
 	rejected := rejectedManifests()
 	for name := range rejected {
 		require.Contains(t, files, name, "verdict for a manifest that is not there")

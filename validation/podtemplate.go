@@ -16,57 +16,18 @@ import (
 )
 
 // ValidatePodTemplateSpec checks a task's pod template the way Volcano's
-// webhook does, which is Kubernetes' pod template validation after
-// Kubernetes' defaults (an empty restartPolicy is Always, an empty
-// dnsPolicy ClusterFirst, a port's empty protocol TCP, a volume without a
-// source an emptyDir, ...), with pod-level resources enabled. Errors carry
-// Kubernetes' field paths (under path, the template's own path) and
-// messages. It covers what users trip over:
+// webhook does: Kubernetes' pod template validation after Kubernetes'
+// defaults (an empty restartPolicy is Always, an empty dnsPolicy
+// ClusterFirst, a port's empty protocol TCP, ...), with pod-level
+// resources enabled. Errors carry Kubernetes' field paths (under fldPath,
+// the template's own path) and messages.
 //
-//   - template labels and annotations; spec.nodeSelector labels;
-//   - containers: at least one; names (required, DNS labels, unique across
-//     containers and init containers); image required; imagePullPolicy and
-//     terminationMessagePolicy values; restartPolicy forbidden on regular
-//     containers and Always the only value on init containers; lifecycle
-//     and probes forbidden on init containers that are not sidecars;
-//   - probes of containers and sidecars: one handler (exec with a command,
-//     httpGet port, scheme and header names, tcpSocket port, grpc port),
-//     non-negative numbers, successThreshold 1 for liveness and startup
-//     probes, no terminationGracePeriodSeconds on readiness probes;
-//   - ports: names (IANA service names, unique per container), container
-//     and host port numbers, protocols, host port conflicts, host ports
-//     equal to container ports with hostNetwork;
-//   - env: names required and valid; valueFrom names one source and is
-//     not set beside a value; the names and keys of configMapKeyRef and
-//     secretKeyRef;
-//   - volumes: names (required, DNS labels, unique), one source at most,
-//     and the required field of emptyDir, hostPath, secret,
-//     persistentVolumeClaim and configMap sources; volumeMounts: name
-//     required and referring to a valid volume, mountPath required and
-//     unique, subPath and subPathExpr relative without "..";
-//   - resources of containers and of the pod: resource names, non-negative
-//     quantities, whole numbers for extended resources, requests no
-//     greater than limits, a limit equal to the request for extended
-//     resources and hugepages, hugepages multiples of the page size and
-//     only with cpu or memory; pod-level requests no less than what the
-//     containers request together and pod-level limits no less than any
-//     container's;
-//   - spec.restartPolicy and spec.dnsPolicy values (None needs
-//     dnsConfig.nameservers); hostname, subdomain, serviceAccountName,
-//     priorityClassName; activeDeadlineSeconds in 1..2^31-1;
-//   - tolerations: key, operator (Equal or Exists) and value, effect,
-//     tolerationSeconds only with NoExecute;
-//   - ephemeral containers are forbidden in a template.
-//
-// Everything else in a pod spec (lifecycle handlers, the grpc probe's
-// service, env fieldRef, resourceFieldRef and fileKeyRef, envFrom,
-// security contexts, affinity, topology spread, DNS config details, volume
-// sources other than the five above and their items, resource claims,
-// container restart rules, resize policies, OS-specific rules) is not
-// checked here: plug
-// Kubernetes' own validation in through Options.PodTemplate to check it
-// all (examples/podvalidation shows how, and tests that on every class
-// above both say the same).
+// It covers what users trip over, from labels to tolerations (each check
+// says what it covers). The rest of a pod spec (lifecycle handlers,
+// security contexts, affinity, topology spread, resource claims, ...) is
+// left to Kubernetes' own validation, plugged in through
+// Options.PodTemplate: examples/podvalidation shows how, and tests that
+// both say the same on every class checked here.
 func ValidatePodTemplateSpec(template *corev1.PodTemplateSpec, fldPath *field.Path) field.ErrorList {
 	if template == nil {
 		return nil
@@ -78,48 +39,91 @@ func ValidatePodTemplateSpec(template *corev1.PodTemplateSpec, fldPath *field.Pa
 	return errs
 }
 
+// validatePodSpec checks the volumes, the containers and the pod's
+// resources, then the pod-wide fields: spec.restartPolicy and
+// spec.dnsPolicy values (None needs dnsConfig.nameservers), nodeSelector
+// labels, hostname, subdomain, serviceAccountName, priorityClassName,
+// activeDeadlineSeconds in 1..2^31-1, tolerations; ephemeral containers
+// are forbidden in a template.
 func validatePodSpec(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	vols, volErrs := validatePodVolumes(spec.Volumes, fldPath.Child("volumes"))
 	errs = append(errs, volErrs...)
-
-	containersPath := fldPath.Child("containers")
-	if len(spec.Containers) == 0 {
-		errs = append(errs, field.Required(containersPath, ""))
-	} else {
-		names := map[string]bool{}
-		for i := range spec.Containers {
-			ctr := &spec.Containers[i]
-			p := containersPath.Index(i)
-			errs = append(errs, validateContainerCommon(ctr, vols, p)...)
-			if names[ctr.Name] {
-				errs = append(errs, field.Duplicate(p.Child("name"), ctr.Name))
-			} else {
-				names[ctr.Name] = true
-			}
-			errs = append(errs, validateProbes(ctr, p)...)
-			if ctr.RestartPolicy != nil {
-				errs = append(errs, field.Forbidden(p.Child("restartPolicy"), "may not be set for non-init containers"))
-			}
-		}
-		errs = append(errs, hostPortConflicts(spec.Containers, containersPath)...)
+	errs = append(errs, validateContainers(spec.Containers, vols, fldPath.Child("containers"))...)
+	errs = append(errs, validateInitContainers(spec, vols, fldPath.Child("initContainers"))...)
+	if spec.Resources != nil {
+		errs = append(errs, validatePodResources(spec, fldPath.Child("resources"))...)
 	}
+	if spec.HostNetwork {
+		errs = append(errs, hostNetworkPorts(spec.Containers, fldPath.Child("containers"))...)
+	}
+	errs = append(errs, validatePodPolicies(spec, fldPath)...)
+	errs = append(errs, metav1validation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)
 
-	initPath := fldPath.Child("initContainers")
+	serviceAccount := spec.ServiceAccountName
+	if serviceAccount == "" {
+		serviceAccount = spec.DeprecatedServiceAccount //nolint:staticcheck // the defaults copy it over
+	}
+	errs = append(errs, dns1123Subdomain(serviceAccount, fldPath.Child("serviceAccountName"))...)
+	if d := spec.ActiveDeadlineSeconds; d != nil && (*d < 1 || *d > math.MaxInt32) {
+		errs = append(errs, field.Invalid(fldPath.Child("activeDeadlineSeconds"), *d, kvalidation.InclusiveRangeError(1, math.MaxInt32)))
+	}
+	errs = append(errs, dns1123Label(spec.Hostname, fldPath.Child("hostname"))...)
+	errs = append(errs, dns1123Label(spec.Subdomain, fldPath.Child("subdomain"))...)
+	errs = append(errs, dns1123Subdomain(spec.PriorityClassName, fldPath.Child("priorityClassName"))...)
+	errs = append(errs, validateTolerations(spec.Tolerations, fldPath.Child("tolerations"))...)
+	if len(spec.EphemeralContainers) > 0 {
+		errs = append(errs, field.Forbidden(fldPath.Child("ephemeralContainers"), "ephemeral containers not allowed in pod template"))
+	}
+	return errs
+}
+
+// validateContainers checks the regular containers: at least one, names
+// unique, no restartPolicy (only init containers have one), their probes,
+// and no host port taken twice.
+func validateContainers(containers []corev1.Container, vols map[string]bool, fldPath *field.Path) field.ErrorList {
+	if len(containers) == 0 {
+		return field.ErrorList{field.Required(fldPath, "")}
+	}
+	var errs field.ErrorList
+	names := map[string]bool{}
+	for i := range containers {
+		ctr := &containers[i]
+		p := fldPath.Index(i)
+		errs = append(errs, validateContainerCommon(ctr, vols, p)...)
+		if names[ctr.Name] {
+			errs = append(errs, field.Duplicate(p.Child("name"), ctr.Name))
+		} else {
+			names[ctr.Name] = true
+		}
+		errs = append(errs, validateProbes(ctr, p)...)
+		if ctr.RestartPolicy != nil {
+			errs = append(errs, field.Forbidden(p.Child("restartPolicy"), "may not be set for non-init containers"))
+		}
+	}
+	return append(errs, hostPortConflicts(containers, fldPath)...)
+}
+
+// validateInitContainers checks the init containers: names unique across
+// them and the regular containers, restartPolicy Always the only value (a
+// sidecar, whose probes are checked as a regular container's), and
+// lifecycle and probes forbidden on those that are not sidecars.
+func validateInitContainers(spec *corev1.PodSpec, vols map[string]bool, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	allNames := map[string]bool{}
 	for _, ctr := range spec.Containers {
 		allNames[ctr.Name] = true
 	}
 	for i := range spec.InitContainers {
 		ctr := &spec.InitContainers[i]
-		p := initPath.Index(i)
+		p := fldPath.Index(i)
 		errs = append(errs, validateContainerCommon(ctr, vols, p)...)
 		if allNames[ctr.Name] {
 			errs = append(errs, field.Duplicate(p.Child("name"), ctr.Name))
 		} else if ctr.Name != "" {
 			allNames[ctr.Name] = true
 		}
-		errs = append(errs, hostPortConflicts([]corev1.Container{*ctr}, initPath)...)
+		errs = append(errs, hostPortConflicts([]corev1.Container{*ctr}, fldPath)...)
 		switch {
 		case ctr.RestartPolicy != nil && *ctr.RestartPolicy != corev1.ContainerRestartPolicyAlways:
 			errs = append(errs, field.NotSupported(p.Child("restartPolicy"), *ctr.RestartPolicy,
@@ -128,38 +132,53 @@ func validatePodSpec(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList 
 			errs = append(errs, validateProbes(ctr, p)...)
 		}
 		if ctr.RestartPolicy == nil || *ctr.RestartPolicy != corev1.ContainerRestartPolicyAlways {
-			const detail = "may not be set for init containers without restartPolicy=Always"
-			if ctr.Lifecycle != nil {
-				errs = append(errs, field.Forbidden(p.Child("lifecycle"), detail))
-			}
-			if ctr.LivenessProbe != nil {
-				errs = append(errs, field.Forbidden(p.Child("livenessProbe"), detail))
-			}
-			if ctr.ReadinessProbe != nil {
-				errs = append(errs, field.Forbidden(p.Child("readinessProbe"), detail))
-			}
-			if ctr.StartupProbe != nil {
-				errs = append(errs, field.Forbidden(p.Child("startupProbe"), detail))
+			errs = append(errs, notSidecarForbidden(ctr, p)...)
+		}
+	}
+	return errs
+}
+
+// notSidecarForbidden: an init container that is not a sidecar runs to
+// completion before the others start, so it has no lifecycle and no
+// probes.
+func notSidecarForbidden(ctr *corev1.Container, fldPath *field.Path) field.ErrorList {
+	const detail = "may not be set for init containers without restartPolicy=Always"
+	var errs field.ErrorList
+	if ctr.Lifecycle != nil {
+		errs = append(errs, field.Forbidden(fldPath.Child("lifecycle"), detail))
+	}
+	if ctr.LivenessProbe != nil {
+		errs = append(errs, field.Forbidden(fldPath.Child("livenessProbe"), detail))
+	}
+	if ctr.ReadinessProbe != nil {
+		errs = append(errs, field.Forbidden(fldPath.Child("readinessProbe"), detail))
+	}
+	if ctr.StartupProbe != nil {
+		errs = append(errs, field.Forbidden(fldPath.Child("startupProbe"), detail))
+	}
+	return errs
+}
+
+// hostNetworkPorts: with hostNetwork a container's port is the host's, so
+// a hostPort must be the containerPort. A template may leave hostPort 0
+// (the pod's defaults copy the containerPort).
+func hostNetworkPorts(containers []corev1.Container, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
+	for i, ctr := range containers {
+		for j, port := range ctr.Ports {
+			if port.HostPort != 0 && port.HostPort != port.ContainerPort {
+				errs = append(errs, field.Invalid(fldPath.Index(i).Child("ports").Index(j).Child("hostPort"), port.HostPort,
+					"must match `containerPort` when `hostNetwork` is true"))
 			}
 		}
 	}
+	return errs
+}
 
-	if spec.Resources != nil {
-		errs = append(errs, validatePodResources(spec, fldPath.Child("resources"))...)
-	}
-
-	if spec.HostNetwork {
-		// A template may leave hostPort 0 (the pod's defaults copy the
-		// containerPort); any other value must be the containerPort.
-		for i, ctr := range spec.Containers {
-			for j, port := range ctr.Ports {
-				if port.HostPort != 0 && port.HostPort != port.ContainerPort {
-					errs = append(errs, field.Invalid(containersPath.Index(i).Child("ports").Index(j).Child("hostPort"), port.HostPort,
-						"must match `containerPort` when `hostNetwork` is true"))
-				}
-			}
-		}
-	}
+// validatePodPolicies checks the values of spec.restartPolicy and
+// spec.dnsPolicy; a dnsPolicy of None needs dnsConfig.nameservers.
+func validatePodPolicies(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
+	var errs field.ErrorList
 	switch spec.RestartPolicy {
 	case "", corev1.RestartPolicyAlways, corev1.RestartPolicyOnFailure, corev1.RestartPolicyNever: // "" defaults to Always
 	default:
@@ -180,48 +199,36 @@ func validatePodSpec(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList 
 		errs = append(errs, field.NotSupported(fldPath.Child("dnsPolicy"), spec.DNSPolicy,
 			[]corev1.DNSPolicy{corev1.DNSClusterFirstWithHostNet, corev1.DNSClusterFirst, corev1.DNSDefault, corev1.DNSNone}))
 	}
-	errs = append(errs, metav1validation.ValidateLabels(spec.NodeSelector, fldPath.Child("nodeSelector"))...)
-
-	serviceAccount := spec.ServiceAccountName
-	if serviceAccount == "" {
-		serviceAccount = spec.DeprecatedServiceAccount //nolint:staticcheck // the defaults copy it over
-	}
-	if serviceAccount != "" {
-		for _, msg := range kvalidation.IsDNS1123Subdomain(serviceAccount) {
-			errs = append(errs, field.Invalid(fldPath.Child("serviceAccountName"), serviceAccount, msg))
-		}
-	}
-	if d := spec.ActiveDeadlineSeconds; d != nil && (*d < 1 || *d > math.MaxInt32) {
-		errs = append(errs, field.Invalid(fldPath.Child("activeDeadlineSeconds"), *d, kvalidation.InclusiveRangeError(1, math.MaxInt32)))
-	}
-	errs = append(errs, dns1123Label(spec.Hostname, fldPath.Child("hostname"))...)
-	errs = append(errs, dns1123Label(spec.Subdomain, fldPath.Child("subdomain"))...)
-	if name := spec.PriorityClassName; name != "" {
-		for _, msg := range kvalidation.IsDNS1123Subdomain(name) {
-			errs = append(errs, field.Invalid(fldPath.Child("priorityClassName"), name, msg))
-		}
-	}
-	errs = append(errs, validateTolerations(spec.Tolerations, fldPath.Child("tolerations"))...)
-	if len(spec.EphemeralContainers) > 0 {
-		errs = append(errs, field.Forbidden(fldPath.Child("ephemeralContainers"), "ephemeral containers not allowed in pod template"))
-	}
 	return errs
+}
+
+// dns1123Subdomain checks an optional DNS subdomain, one error per
+// problem.
+func dns1123Subdomain(value string, fldPath *field.Path) field.ErrorList {
+	return optionalName(value, kvalidation.IsDNS1123Subdomain, fldPath)
 }
 
 // dns1123Label checks an optional DNS label, one error per problem.
 func dns1123Label(value string, fldPath *field.Path) field.ErrorList {
+	return optionalName(value, kvalidation.IsDNS1123Label, fldPath)
+}
+
+// optionalName checks value with check unless it is empty, one error per
+// problem check finds.
+func optionalName(value string, check func(string) []string, fldPath *field.Path) field.ErrorList {
 	if value == "" {
 		return nil
 	}
 	var errs field.ErrorList
-	for _, msg := range kvalidation.IsDNS1123Label(value) {
+	for _, msg := range check(value) {
 		errs = append(errs, field.Invalid(fldPath, value, msg))
 	}
 	return errs
 }
 
-// validatePodVolumes returns the names of the valid volumes (a mount of
-// any other name is NotFound, as in Kubernetes) and the volumes' errors.
+// validatePodVolumes checks each volume's name (required, a DNS label,
+// unique) and source. It returns the names of the valid volumes (a mount
+// of any other name is NotFound, as in Kubernetes) and the volumes' errors.
 func validatePodVolumes(volumes []corev1.Volume, fldPath *field.Path) (map[string]bool, field.ErrorList) {
 	var errs field.ErrorList
 	valid := map[string]bool{}
@@ -253,6 +260,10 @@ type volumeSourceField struct {
 	check func(p *field.Path) field.ErrorList
 }
 
+// validateVolumeSource: one source at most, and the required field of the
+// emptyDir, hostPath, secret, persistentVolumeClaim and configMap sources
+// (a volume with no source is an emptyDir by Kubernetes' defaults). Other
+// sources and their items are left to a plugged-in validator.
 func validateVolumeSource(src *corev1.VolumeSource, fldPath *field.Path) field.ErrorList {
 	sources := []volumeSourceField{
 		{"emptyDir", src.EmptyDir != nil, func(p *field.Path) field.ErrorList {
@@ -350,6 +361,11 @@ func localDescendingPath(target string, fldPath *field.Path) field.ErrorList {
 	return append(errs, noBacksteps(target, fldPath)...)
 }
 
+// validateContainerCommon checks what regular and init containers share:
+// the name (required, a DNS label), the image (required), the
+// terminationMessagePolicy and imagePullPolicy values, ports, env names
+// and sources, volume mounts and resources. envFrom is left to a
+// plugged-in validator.
 func validateContainerCommon(ctr *corev1.Container, vols map[string]bool, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if ctr.Name == "" {
@@ -391,6 +407,8 @@ func validateContainerCommon(ctr *corev1.Container, vols map[string]bool, fldPat
 	return errs
 }
 
+// validateContainerPorts: names IANA service names unique in the
+// container, container and host port numbers in range, known protocols.
 func validateContainerPorts(ports []corev1.ContainerPort, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	names := map[string]bool{}
@@ -452,6 +470,8 @@ func hostPortConflicts(containers []corev1.Container, fldPath *field.Path) field
 	return errs
 }
 
+// validateVolumeMounts: a name of a valid volume, a mount path required
+// and unique, subPath and subPathExpr relative without "..".
 func validateVolumeMounts(mounts []corev1.VolumeMount, vols map[string]bool, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	mountPoints := map[string]bool{}
@@ -580,6 +600,11 @@ func validateQuantity(name corev1.ResourceName, q resource.Quantity, fldPath *fi
 	return errs
 }
 
+// validateResourceRequirements checks a container's or the pod's resources
+// (nameFn says which names each may use): non-negative quantities, whole
+// numbers for extended resources, requests no greater than limits, a limit
+// equal to the request for extended resources and hugepages, hugepages a
+// multiple of the page size and only beside cpu or memory.
 func validateResourceRequirements(req *corev1.ResourceRequirements, nameFn func(corev1.ResourceName, *field.Path) field.ErrorList, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	limPath, reqPath := fldPath.Child("limits"), fldPath.Child("requests")
@@ -614,6 +639,9 @@ func validateResourceRequirements(req *corev1.ResourceRequirements, nameFn func(
 	return errs
 }
 
+// validatePodResources checks pod-level resources (not on Windows, no
+// claims): pod requests no less than what the containers request together,
+// pod limits no less than any container's.
 func validatePodResources(spec *corev1.PodSpec, fldPath *field.Path) field.ErrorList {
 	if spec.OS != nil && spec.OS.Name == corev1.Windows {
 		return field.ErrorList{field.Forbidden(fldPath, "may not be set for a windows pod")}
@@ -755,7 +783,9 @@ func keySelector(name, key string, fldPath *field.Path) field.ErrorList {
 
 // validateProbes checks a container's liveness, readiness and startup
 // probes (after Kubernetes' defaults: periodSeconds 10, timeoutSeconds 1,
-// successThreshold 1, failureThreshold 3, httpGet path / and scheme HTTP).
+// successThreshold 1, failureThreshold 3, httpGet path / and scheme HTTP):
+// successThreshold 1 for liveness and startup probes, no
+// terminationGracePeriodSeconds on readiness probes.
 func validateProbes(ctr *corev1.Container, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	if probe := ctr.LivenessProbe; probe != nil {
@@ -789,6 +819,9 @@ func successThreshold(probe *corev1.Probe) int32 {
 	return probe.SuccessThreshold
 }
 
+// validateProbe: one handler (exec with a command, httpGet port, scheme
+// and header names, tcpSocket port, grpc port; not the grpc service) and
+// non-negative numbers.
 func validateProbe(probe *corev1.Probe, fldPath *field.Path) field.ErrorList {
 	var errs field.ErrorList
 	h := &probe.ProbeHandler

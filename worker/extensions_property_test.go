@@ -48,23 +48,7 @@ func (p *pipeline) settle(t *rapid.T) {
 		}
 		var reqs []request.Request
 		for _, ch := range p.c.Drain() {
-			var req request.Request
-			var ok bool
-			switch {
-			case ch.NewJob != nil && ch.OldJob == nil:
-				req, ok, _ = p.cache.OnJobAdd(ch.NewJob)
-			case ch.NewJob != nil:
-				req, ok, _ = p.cache.OnJobUpdate(ch.OldJob, ch.NewJob)
-			case ch.NewPod != nil && ch.OldPod == nil:
-				req, ok = p.cache.OnPodAdd(ch.NewPod)
-			case ch.NewPod != nil:
-				req, ok = p.cache.OnPodUpdate(ch.OldPod, ch.NewPod)
-			case ch.OldPod != nil:
-				req, ok = p.cache.OnPodDelete(ch.OldPod)
-			case ch.Type == memcluster.Modified:
-				req, ok = p.cache.OnPodGroupUpdate(ch.PodGroupNamespace, ch.PodGroupJob, ch.OldPhase, ch.NewPhase)
-			}
-			if ok {
+			if req, ok := ch.Notify(p.cache); ok {
 				reqs = append(reqs, req)
 			}
 		}

@@ -125,7 +125,7 @@ func TestTimelinePage(t *testing.T) {
 func TestTimelineTenThousandPods(t *testing.T) {
 	ctx := browser(t)
 	began := time.Now()
-	data, page := simulate(t, bigJob(10000), bigScenario)
+	data, page := simulate(t, bigJob(t), bigScenario(t))
 	t.Logf("simulated 10,000 pods and wrote a page of %.1f MB in %s", float64(len(page))/1e6, time.Since(began).Round(time.Millisecond))
 	srv := serve(t, map[string][]byte{"/big.html": page})
 	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
@@ -196,25 +196,21 @@ func TestTimelineTenThousandPods(t *testing.T) {
 	screenshot(t, ctx, "timeline-10000-pods.png")
 }
 
-func bigJob(pods int) []byte {
-	return []byte(fmt.Sprintf(`apiVersion: batch.volcano.sh/v1alpha1
-kind: Job
-metadata: {name: big, namespace: load}
-spec:
-  minAvailable: 1
-  policies:
-    - {event: PodEvicted, action: RestartJob}
-  tasks:
-    - name: worker
-      replicas: %d
-      policies:
-        - {exitCode: 137, action: RestartPod}
-      template:
-        spec:
-          restartPolicy: Never
-          containers: [{name: w, image: busybox}]
-`, pods))
+// bigJob and bigScenario are the 10,000-pod job and run that package
+// timeline's own test records: every pod starts, one is OOM-killed and
+// replaced, one succeeds.
+func bigJob(t *testing.T) []byte {
+	return readFile(t, "../timeline/testdata/big-job.yaml")
 }
 
-// Every pod starts, one is OOM-killed and replaced, one succeeds.
-const bigScenario = "podgroup Inqueue\nstart all\nfail worker-17 137\nfinish\nstart worker-17\nadvance 1m\nsucceed worker-9999\n"
+func bigScenario(t *testing.T) string {
+	return string(readFile(t, "../timeline/testdata/big.scenario"))
+}
+
+func readFile(t *testing.T, path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}

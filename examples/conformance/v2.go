@@ -77,15 +77,9 @@ func collectV2(got Got, cl *memcluster.Cluster, input *vcjob.Job, priorities pod
 	if got.ControlledResources == nil {
 		got.ControlledResources = map[string]string{}
 	}
-	got.RawCreatedPods = nil
-	created := append([]*corev1.Pod(nil), j.CreatedPods...)
-	sort.Slice(created, func(a, b int) bool { return created[a].Name < created[b].Name })
-	for _, p := range created {
-		raw, err := json.Marshal(p)
-		if err != nil {
-			return got, err
-		}
-		got.RawCreatedPods = append(got.RawCreatedPods, raw)
+	var err error
+	if got.RawCreatedPods, err = createdPodsJSON(j.CreatedPods); err != nil {
+		return got, err
 	}
 	got.PodGroup = json.RawMessage("null")
 	if len(j.PodGroupWrites) > 0 {
@@ -98,14 +92,51 @@ func collectV2(got Got, cl *memcluster.Cluster, input *vcjob.Job, priorities pod
 	}
 	// What the library sizes the PodGroup with, written or not: the job as
 	// the step left it (its spec as written back).
-	job := stored
-	min := podgroup.MinResources(job, priorities)
-	raw, err := json.Marshal(min)
+	raw, err := json.Marshal(podgroup.MinResources(stored, priorities))
 	if err != nil {
 		return got, err
 	}
 	got.MinResources = raw
-	got.PluginObjects = nil
+	if got.PluginObjects, err = pluginObjectsJSON(j.ObjectWrites); err != nil {
+		return got, err
+	}
+	got.PVCs = nil
+	got.createdClaims = nil
+	for _, pvc := range j.ClaimsCreated {
+		got.createdClaims = append(got.createdClaims, pvc.Name)
+		raw, err := json.Marshal(pvc)
+		if err != nil {
+			return got, err
+		}
+		got.PVCs = append(got.PVCs, raw)
+	}
+	got.JobSpecVolumes = nil
+	if len(j.JobWrites) > 0 {
+		if got.JobSpecVolumes, err = json.Marshal(j.JobWrites[len(j.JobWrites)-1].Spec.Volumes); err != nil {
+			return got, err
+		}
+	}
+	return got, nil
+}
+
+// createdPodsJSON is the created pods, by name.
+func createdPodsJSON(pods []*corev1.Pod) ([]json.RawMessage, error) {
+	created := append([]*corev1.Pod(nil), pods...)
+	sort.Slice(created, func(a, b int) bool { return created[a].Name < created[b].Name })
+	var out []json.RawMessage
+	for _, p := range created {
+		raw, err := json.Marshal(p)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, raw)
+	}
+	return out, nil
+}
+
+// pluginObjectsJSON is one entry per plugin object written, by kind and
+// name: the operations in order, joined, and the object as last written.
+func pluginObjectsJSON(writes []memcluster.ObjectWrite) ([]json.RawMessage, error) {
 	type objOps struct {
 		kind, name string
 		ops        []string
@@ -113,7 +144,7 @@ func collectV2(got Got, cl *memcluster.Cluster, input *vcjob.Job, priorities pod
 	}
 	byKey := map[string]*objOps{}
 	var order []*objOps
-	for _, w := range j.ObjectWrites {
+	for _, w := range writes {
 		k := w.Kind + "/" + w.Name
 		o := byKey[k]
 		if o == nil {
@@ -130,32 +161,15 @@ func collectV2(got Got, cl *memcluster.Cluster, input *vcjob.Job, priorities pod
 		}
 		return order[a].name < order[b].name
 	})
+	var out []json.RawMessage
 	for _, o := range order {
 		raw, err := json.Marshal(map[string]any{"kind": o.kind, "name": o.name, "op": strings.Join(o.ops, ","), "object": o.obj})
 		if err != nil {
-			return got, err
+			return out, err
 		}
-		got.PluginObjects = append(got.PluginObjects, raw)
+		out = append(out, raw)
 	}
-	got.PVCs = nil
-	got.createdClaims = nil
-	for _, pvc := range j.ClaimsCreated {
-		got.createdClaims = append(got.createdClaims, pvc.Name)
-		raw, err := json.Marshal(pvc)
-		if err != nil {
-			return got, err
-		}
-		got.PVCs = append(got.PVCs, raw)
-	}
-	got.JobSpecVolumes = nil
-	if len(j.JobWrites) > 0 {
-		raw, err := json.Marshal(j.JobWrites[len(j.JobWrites)-1].Spec.Volumes)
-		if err != nil {
-			return got, err
-		}
-		got.JobSpecVolumes = raw
-	}
-	return got, nil
+	return out, nil
 }
 
 // normaliser rewrites the library's objects as FORMAT-v2.md normalises

@@ -152,6 +152,8 @@ func (j job) at(now time.Time) *vcjob.Job {
 	return listed
 }
 
+// run syncs the CronJob from -from to -to, each sync deciding on the jobs
+// as the lister shows them then, and writes the decisions, or the page.
 func run(args []string, stdout, stderr io.Writer) error {
 	opts, err := parseFlags(args, stderr)
 	if err != nil {
@@ -178,41 +180,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	p := &printer{w: out, zone: sched.Location, page: page}
 	p.header(cj)
-	var jobs []job
-	started := 0
+	c := &cluster{opts: opts}
 	now := opts.from
 	for syncs := 0; !now.After(opts.to); syncs++ {
 		if syncs == maxSyncs {
 			p.line(now, "stopping after %d syncs; narrow the window", maxSyncs)
 			break
 		}
-		listed := make([]*vcjob.Job, len(jobs))
-		for i, j := range jobs {
-			listed[i] = j.at(now)
-		}
-		d := cronjob.Decide(cj, listed, now)
-
-		// Apply it as the controller does, call by call. The played API
-		// server agrees with the lister; the create's answer carries the
-		// UID it gives the job, for status.active.
-		for i := 0; i < len(d.Calls); i++ {
-			switch c := d.Calls[i]; c.Verb {
-			case cronjob.VerbDelete:
-				jobs = slices.DeleteFunc(jobs, func(j job) bool { return j.created.Name == c.Name })
-			case cronjob.VerbCreate:
-				started++
-				created := c.Job.DeepCopy()
-				created.Namespace = c.Namespace
-				created.UID = types.UID(fmt.Sprintf("uid-%d", started))
-				created.CreationTimestamp = metav1.NewTime(now)
-				outcome := vcjob.Completed
-				if opts.failEvery > 0 && started%opts.failEvery == 0 {
-					outcome = vcjob.Failed
-				}
-				jobs = append(jobs, job{created: created, finishAt: now.Add(opts.runsFor), outcome: outcome})
-				d = d.Answer(i, cronjob.Answer{Job: created})
-			}
-		}
+		listed := c.listed(now)
+		d := c.apply(cronjob.Decide(cj, listed, now), now)
 		p.decision(now, d)
 		if page != nil {
 			page.Observe(now, d, func(name string) bool {
@@ -227,36 +203,90 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if d.WriteStatus {
 			cj.Status = d.Status
 		}
-
-		// The next sync: the requeue, or a job finishing (a job update
-		// wakes the controller), whichever comes first.
-		var next time.Time
-		if d.RequeueAfter != nil {
-			next = now.Add(max(*d.RequeueAfter, 0))
-		}
-		for _, j := range jobs {
-			if j.finishAt.After(now) && (next.IsZero() || j.finishAt.Before(next)) {
-				next = j.finishAt
-			}
-		}
+		next := c.nextSync(now, d)
 		if next.IsZero() {
 			p.line(now, "nothing left to wake the controller before the cronjob changes")
 			break
 		}
-		for _, j := range jobs {
-			if j.finishAt.After(now) && !j.finishAt.After(next) && !next.After(opts.to) {
-				p.line(j.finishAt, "%s finished: %s", j.created.Name, j.outcome)
-				if page != nil {
-					page.Finished(j.created.Name, j.finishAt, string(j.outcome))
-				}
-			}
-		}
+		c.finishBy(p, now, next)
 		now = next
 	}
 	if page != nil {
 		return timeline.WriteCronHTML(stdout, *page)
 	}
 	return nil
+}
+
+// cluster is the played cluster: the jobs the controller created, and how
+// many it has started.
+type cluster struct {
+	opts    options
+	jobs    []job
+	started int
+}
+
+// listed is the jobs as the Job lister shows them at now.
+func (c *cluster) listed(now time.Time) []*vcjob.Job {
+	listed := make([]*vcjob.Job, len(c.jobs))
+	for i, j := range c.jobs {
+		listed[i] = j.at(now)
+	}
+	return listed
+}
+
+// apply carries out the decision as the controller does, call by call,
+// and returns it with the answers. The played API server agrees with the
+// lister; the create's answer carries the UID it gives the job, for
+// status.active.
+func (c *cluster) apply(d cronjob.Decision, now time.Time) cronjob.Decision {
+	for i := 0; i < len(d.Calls); i++ {
+		switch call := d.Calls[i]; call.Verb {
+		case cronjob.VerbDelete:
+			c.jobs = slices.DeleteFunc(c.jobs, func(j job) bool { return j.created.Name == call.Name })
+		case cronjob.VerbCreate:
+			c.started++
+			created := call.Job.DeepCopy()
+			created.Namespace = call.Namespace
+			created.UID = types.UID(fmt.Sprintf("uid-%d", c.started))
+			created.CreationTimestamp = metav1.NewTime(now)
+			outcome := vcjob.Completed
+			if c.opts.failEvery > 0 && c.started%c.opts.failEvery == 0 {
+				outcome = vcjob.Failed
+			}
+			c.jobs = append(c.jobs, job{created: created, finishAt: now.Add(c.opts.runsFor), outcome: outcome})
+			d = d.Answer(i, cronjob.Answer{Job: created})
+		}
+	}
+	return d
+}
+
+// nextSync is when the controller syncs next: the requeue, or a job
+// finishing (a job update wakes the controller), whichever comes first;
+// zero for never.
+func (c *cluster) nextSync(now time.Time, d cronjob.Decision) time.Time {
+	var next time.Time
+	if d.RequeueAfter != nil {
+		next = now.Add(max(*d.RequeueAfter, 0))
+	}
+	for _, j := range c.jobs {
+		if j.finishAt.After(now) && (next.IsZero() || j.finishAt.Before(next)) {
+			next = j.finishAt
+		}
+	}
+	return next
+}
+
+// finishBy reports the jobs that finish after now and by next, within the
+// window.
+func (c *cluster) finishBy(p *printer, now, next time.Time) {
+	for _, j := range c.jobs {
+		if j.finishAt.After(now) && !j.finishAt.After(next) && !next.After(c.opts.to) {
+			p.line(j.finishAt, "%s finished: %s", j.created.Name, j.outcome)
+			if p.page != nil {
+				p.page.Finished(j.created.Name, j.finishAt, string(j.outcome))
+			}
+		}
+	}
 }
 
 // printer writes the decisions, with times in the schedule's zone.

@@ -17,9 +17,13 @@ func TestCommandLine(t *testing.T) {
 		}
 		return p
 	}
-	job := "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: %s}\nspec: {tasks: [{name: t, replicas: 1, template: {spec: {containers: [{name: c, image: i}]}}}]}\n"
-	one := write("one.yaml", strings.ReplaceAll(job, "%s", "a"))
-	two := write("two.yaml", strings.ReplaceAll(job, "%s", "a")+"---\n"+strings.ReplaceAll(job, "%s", "b"))
+	two := "scenario/testdata/two-jobs.yaml" // jobs a and b
+	jobs, err := os.ReadFile(two)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(string(jobs), "---\n")
+	one := write("one.yaml", first)
 	broken := write("broken.yaml", "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: x}\nspec: {taskz: []}\n")
 	good := write("good.scenario", "podgroup Inqueue\nstart all\n")
 	bad := write("bad.scenario", "advance 10 minutes\n")

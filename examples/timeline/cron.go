@@ -56,75 +56,17 @@ func WriteCronHTML(w io.Writer, cw CronWindow) error {
 	}
 	runs := append([]CronRun(nil), cw.Runs...)
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Scheduled.Before(runs[j].Scheduled) })
-	const left, right, top, rowH = 250, 200, 60, 26
-	width := 1300
-	height := top + rowH*len(runs) + 40
-	span := cw.To.Sub(cw.From)
-	if span <= 0 {
-		span = time.Hour
+	c := &cronChart{from: cw.From, to: cw.To, zone: zone, span: cw.To.Sub(cw.From), width: 1300}
+	c.height = cronTop + cronRowH*len(runs) + 40
+	if c.span <= 0 {
+		c.span = time.Hour
 	}
-	x := func(t time.Time) float64 {
-		return left + float64(width-left-right)*float64(t.Sub(cw.From))/float64(span)
-	}
-	clock := func(t time.Time) string { return t.In(zone).Format("2006-01-02 15:04 MST") }
 	var s strings.Builder
-	fmt.Fprintf(&s, `<svg id="cron" width="%d" height="%d" font-family="system-ui, sans-serif" font-size="12">`, width, height)
-	// Days (midnight in the zone) as grid lines.
-	for d := time.Date(cw.From.In(zone).Year(), cw.From.In(zone).Month(), cw.From.In(zone).Day(), 0, 0, 0, 0, zone); !d.After(cw.To); d = d.AddDate(0, 0, 1) {
-		if d.Before(cw.From) {
-			continue
-		}
-		fmt.Fprintf(&s, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" fill="#555">%s</text>`,
-			x(d), top-30, x(d), height-30, x(d)+3, top-34, html.EscapeString(d.Format("Mon Jan 2")))
-	}
-	// Syncs on the axis row.
-	fmt.Fprintf(&s, `<text x="6" y="%d" font-weight="bold">controller syncs</text>`, top-12)
-	for _, sy := range cw.Syncs {
-		fmt.Fprintf(&s, `<rect class="sync" x="%.1f" y="%d" width="2" height="12" fill="#555" data-detail="%s"><title>%s</title></rect>`,
-			x(sy.At)-1, top-22, html.EscapeString("sync at "+clock(sy.At)+": "+sy.Text), html.EscapeString(clock(sy.At)+": "+sy.Text))
-	}
+	fmt.Fprintf(&s, `<svg id="cron" width="%d" height="%d" font-family="system-ui, sans-serif" font-size="12">`, c.width, c.height)
+	c.days(&s)
+	c.syncs(&s, cw.Syncs)
 	for i, r := range runs {
-		y := top + i*rowH
-		label := "run for " + clock(r.Scheduled)
-		fmt.Fprintf(&s, `<text x="6" y="%d">%s</text>`, y+17, html.EscapeString(label))
-		detail := label
-		switch {
-		case r.Job == "":
-			detail += ": skipped (" + r.Skipped + ")"
-			cx, cy := x(r.Scheduled), float64(y+rowH/2)
-			fmt.Fprintf(&s, `<g class="run skipped" data-detail="%s"><title>%s</title><path d="M%.1f %.1f l10 10 m0 -10 l-10 10" stroke="#757575" stroke-width="2"/><text x="%.1f" y="%d" fill="#757575">skipped: %s</text></g>`,
-				html.EscapeString(detail), html.EscapeString(detail), cx-5, cy-5, cx+10, y+17, html.EscapeString(r.Skipped))
-			continue
-		default:
-			end := r.Finished
-			if end.IsZero() {
-				end = cw.To
-			}
-			detail += fmt.Sprintf(": job %s started %s", r.Job, clock(r.Started))
-			switch r.Outcome {
-			case "Running":
-				detail += ", still running at the window's end"
-			case "Replaced":
-				detail += ", deleted while running at " + clock(r.Finished) + " (replaced by the next run)"
-			default:
-				detail += fmt.Sprintf(", %s at %s", r.Outcome, clock(r.Finished))
-			}
-			if !r.Deleted.IsZero() && r.Outcome != "Replaced" {
-				detail += ", deleted " + clock(r.Deleted) + " (history limit)"
-			}
-			x0, x1 := x(r.Started), x(end)
-			fmt.Fprintf(&s, `<g class="run %s" data-detail="%s"><title>%s</title><rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s" rx="3"/>`,
-				strings.ToLower(r.Outcome), html.EscapeString(detail), html.EscapeString(detail), x0, y+5, max(2, x1-x0), rowH-10, cronColors[r.Outcome])
-			text := r.Job + " " + strings.ToLower(r.Outcome)
-			if x1+4+6.5*float64(len(text)) > float64(width) {
-				// No room on the right: before the bar.
-				fmt.Fprintf(&s, `<text x="%.1f" y="%d" fill="#000" text-anchor="end">%s</text></g>`, x0-8, y+17, html.EscapeString(text))
-			} else {
-				fmt.Fprintf(&s, `<text x="%.1f" y="%d" fill="#000">%s</text></g>`, x1+4, y+17, html.EscapeString(text))
-			}
-		}
-		// The scheduled time, where the run was due.
-		fmt.Fprintf(&s, `<circle cx="%.1f" cy="%d" r="4" fill="none" stroke="#000"/>`, x(r.Scheduled), y+rowH/2)
+		c.run(&s, cronTop+i*cronRowH, r)
 	}
 	s.WriteString(`</svg>`)
 
@@ -135,7 +77,7 @@ func WriteCronHTML(w io.Writer, cw CronWindow) error {
 #details{margin-top:8px;padding:6px;border:1px solid #ddd;min-height:1.5em} g.run,rect.sync{cursor:pointer}</style></head><body>
 <h1 style="font-size:15px">CronJob %s: %s in %s, %s; %s to %s</h1>
 <div class="legend"><span><i style="border:1px solid #000;border-radius:6px"></i>scheduled</span>`,
-		html.EscapeString("vcjob cron: "+cw.CronJob), html.EscapeString(cw.CronJob), html.EscapeString(fmt.Sprintf("%q", cw.Schedule)), html.EscapeString(zone.String()), html.EscapeString(cw.Policy), html.EscapeString(clock(cw.From)), html.EscapeString(clock(cw.To)))
+		html.EscapeString("vcjob cron: "+cw.CronJob), html.EscapeString(cw.CronJob), html.EscapeString(fmt.Sprintf("%q", cw.Schedule)), html.EscapeString(zone.String()), html.EscapeString(cw.Policy), html.EscapeString(c.clock(cw.From)), html.EscapeString(c.clock(cw.To)))
 	for _, k := range []string{"Completed", "Failed", "Replaced", "Running"} {
 		fmt.Fprintf(&b, `<span><i style="background:%s"></i>%s</span>`, cronColors[k], strings.ToLower(k))
 	}
@@ -152,6 +94,95 @@ document.getElementById('cron').addEventListener('click', function (e) {
 `)
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// The cron chart's margins and row height, in pixels.
+const cronLeft, cronRight, cronTop, cronRowH = 250, 200, 60, 26
+
+// cronChart draws the window's SVG: time runs left to right from from to
+// to (span, at least an hour), a row per run.
+type cronChart struct {
+	from, to      time.Time
+	zone          *time.Location
+	span          time.Duration
+	width, height int
+}
+
+func (c *cronChart) x(t time.Time) float64 {
+	return cronLeft + float64(c.width-cronLeft-cronRight)*float64(t.Sub(c.from))/float64(c.span)
+}
+
+func (c *cronChart) clock(t time.Time) string { return t.In(c.zone).Format("2006-01-02 15:04 MST") }
+
+// days draws the days (midnight in the zone) as grid lines.
+func (c *cronChart) days(s *strings.Builder) {
+	from := c.from.In(c.zone)
+	for d := time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, c.zone); !d.After(c.to); d = d.AddDate(0, 0, 1) {
+		if d.Before(c.from) {
+			continue
+		}
+		fmt.Fprintf(s, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/><text x="%.1f" y="%d" fill="#555">%s</text>`,
+			c.x(d), cronTop-30, c.x(d), c.height-30, c.x(d)+3, cronTop-34, html.EscapeString(d.Format("Mon Jan 2")))
+	}
+}
+
+// syncs draws the syncs on the axis row.
+func (c *cronChart) syncs(s *strings.Builder, syncs []CronSync) {
+	fmt.Fprintf(s, `<text x="6" y="%d" font-weight="bold">controller syncs</text>`, cronTop-12)
+	for _, sy := range syncs {
+		fmt.Fprintf(s, `<rect class="sync" x="%.1f" y="%d" width="2" height="12" fill="#555" data-detail="%s"><title>%s</title></rect>`,
+			c.x(sy.At)-1, cronTop-22, html.EscapeString("sync at "+c.clock(sy.At)+": "+sy.Text), html.EscapeString(c.clock(sy.At)+": "+sy.Text))
+	}
+}
+
+// run draws one run's row at y: a cross for a skipped run, else its job's
+// bar from start to finish (the window's end while it runs), labelled
+// where there is room, and a circle at the scheduled time.
+func (c *cronChart) run(s *strings.Builder, y int, r CronRun) {
+	label := "run for " + c.clock(r.Scheduled)
+	fmt.Fprintf(s, `<text x="6" y="%d">%s</text>`, y+17, html.EscapeString(label))
+	if r.Job == "" {
+		detail := label + ": skipped (" + r.Skipped + ")"
+		cx, cy := c.x(r.Scheduled), float64(y+cronRowH/2)
+		fmt.Fprintf(s, `<g class="run skipped" data-detail="%s"><title>%s</title><path d="M%.1f %.1f l10 10 m0 -10 l-10 10" stroke="#757575" stroke-width="2"/><text x="%.1f" y="%d" fill="#757575">skipped: %s</text></g>`,
+			html.EscapeString(detail), html.EscapeString(detail), cx-5, cy-5, cx+10, y+17, html.EscapeString(r.Skipped))
+		return
+	}
+	end := r.Finished
+	if end.IsZero() {
+		end = c.to
+	}
+	detail := label + c.jobDetail(r)
+	x0, x1 := c.x(r.Started), c.x(end)
+	fmt.Fprintf(s, `<g class="run %s" data-detail="%s"><title>%s</title><rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s" rx="3"/>`,
+		strings.ToLower(r.Outcome), html.EscapeString(detail), html.EscapeString(detail), x0, y+5, max(2, x1-x0), cronRowH-10, cronColors[r.Outcome])
+	text := r.Job + " " + strings.ToLower(r.Outcome)
+	if x1+4+6.5*float64(len(text)) > float64(c.width) {
+		// No room on the right: before the bar.
+		fmt.Fprintf(s, `<text x="%.1f" y="%d" fill="#000" text-anchor="end">%s</text></g>`, x0-8, y+17, html.EscapeString(text))
+	} else {
+		fmt.Fprintf(s, `<text x="%.1f" y="%d" fill="#000">%s</text></g>`, x1+4, y+17, html.EscapeString(text))
+	}
+	// The scheduled time, where the run was due.
+	fmt.Fprintf(s, `<circle cx="%.1f" cy="%d" r="4" fill="none" stroke="#000"/>`, c.x(r.Scheduled), y+cronRowH/2)
+}
+
+// jobDetail is what a started run's details say of its job: when it
+// started, how it ended, and its deletion by the history limit.
+func (c *cronChart) jobDetail(r CronRun) string {
+	detail := fmt.Sprintf(": job %s started %s", r.Job, c.clock(r.Started))
+	switch r.Outcome {
+	case "Running":
+		detail += ", still running at the window's end"
+	case "Replaced":
+		detail += ", deleted while running at " + c.clock(r.Finished) + " (replaced by the next run)"
+	default:
+		detail += fmt.Sprintf(", %s at %s", r.Outcome, c.clock(r.Finished))
+	}
+	if !r.Deleted.IsZero() && r.Outcome != "Replaced" {
+		detail += ", deleted " + c.clock(r.Deleted) + " (history limit)"
+	}
+	return detail
 }
 
 // Observe adds what one sync decided at now: the run it started, or the

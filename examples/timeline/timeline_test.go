@@ -16,6 +16,7 @@ import (
 
 	"github.com/vcjob/vcjob/examples/simulate/scenario"
 	"github.com/vcjob/vcjob/examples/timeline"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 func record(t testing.TB, manifest []byte, script string) *timeline.Recorder {
@@ -123,8 +124,8 @@ func TestRecorderEvents(t *testing.T) {
 	assert.Equal(t, "command AbortJob", last.Text)
 	assert.Equal(t, []string{"event: Normal CommandIssued Start to execute command AbortJob, and clean it up to make sure executed not more than once."}, last.Events)
 
-	missing := []byte("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: r, namespace: ml}\nspec:\n  minAvailable: 1\n" +
-		"  volumes: [{mountPath: /data, volumeClaimName: nope}]\n  tasks: [{name: w, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}]\n")
+	missing, err := os.ReadFile("../simulate/scenario/testdata/missing-claim.yaml") // the simulator's tests run it too
+	require.NoError(t, err)
 	d = record(t, missing, "advance 10ms\n").Data()
 	require.NotEmpty(t, d.Markers)
 	assert.Contains(t, d.Markers[0].Detail, "event: Warning PVCError Failed to create PVC, err: pvc nope is not found")
@@ -154,39 +155,27 @@ func TestPageIsSelfContained(t *testing.T) {
 
 var bigPods = flag.Int("pods", 10000, "pods of TestTenThousandPods")
 
-func bigJob(pods int) []byte {
-	return []byte(fmt.Sprintf(`apiVersion: batch.volcano.sh/v1alpha1
-kind: Job
-metadata: {name: big, namespace: load}
-spec:
-  minAvailable: 1
-  policies:
-    - {event: PodEvicted, action: RestartJob}
-  tasks:
-    - name: worker
-      replicas: %d
-      policies:
-        - {exitCode: 137, action: RestartPod}
-      template:
-        spec:
-          restartPolicy: Never
-          containers: [{name: w, image: busybox}]
-`, pods))
+// bigJob is testdata/big-job.yaml, which the browser test loads too, with
+// pods replicas.
+func bigJob(t testing.TB, pods int) []byte {
+	m, err := os.ReadFile("testdata/big-job.yaml")
+	require.NoError(t, err)
+	return bytes.Replace(m, []byte("replicas: 10000"), []byte(fmt.Sprintf("replicas: %d", pods)), 1)
 }
 
-// BigScenario is the 10,000-pod run the browser test draws: every pod
-// starts, one is OOM-killed and replaced, another is evicted. (Not the
-// job's end: once a job is finished, Volcano answers each pod event with
-// a kill that walks every pod, so 10,000 pods finishing cost 10,000 walks
-// of 10,000 pods.)
-const BigScenario = "podgroup Inqueue\nstart all\nfail worker-17 137\nfinish\nstart worker-17\nadvance 1m\nsucceed worker-9999\n"
+// BigScenario is the 10,000-pod run the browser test draws too (it reads
+// the same file): every pod starts, one is OOM-killed and replaced,
+// another succeeds. (Not the job's end: once a job is finished, Volcano
+// answers each pod event with a kill that walks every pod, so 10,000 pods
+// finishing cost 10,000 walks of 10,000 pods.)
+var BigScenario = testfiles.MustRead("testdata/big.scenario")
 
 func TestTenThousandPods(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10,000 pods: a few seconds")
 	}
 	began := time.Now()
-	tl := record(t, bigJob(*bigPods), BigScenario)
+	tl := record(t, bigJob(t, *bigPods), BigScenario)
 	simulated := time.Since(began)
 	var b bytes.Buffer
 	began = time.Now()

@@ -459,23 +459,7 @@ func (s *sim) observe() {
 		if ch.NewJob != nil {
 			s.gc.noteJob(ch.NewJob)
 		}
-		var req request.Request
-		var ok bool
-		switch {
-		case ch.NewJob != nil && ch.OldJob == nil:
-			req, ok, _ = s.cache.OnJobAdd(ch.NewJob)
-		case ch.NewJob != nil:
-			req, ok, _ = s.cache.OnJobUpdate(ch.OldJob, ch.NewJob)
-		case ch.NewPod != nil && ch.OldPod == nil:
-			req, ok = s.cache.OnPodAdd(ch.NewPod)
-		case ch.NewPod != nil:
-			req, ok = s.cache.OnPodUpdate(ch.OldPod, ch.NewPod)
-		case ch.OldPod != nil:
-			req, ok = s.cache.OnPodDelete(ch.OldPod)
-		case ch.Type == memcluster.Modified:
-			req, ok = s.cache.OnPodGroupUpdate(ch.PodGroupNamespace, ch.PodGroupJob, ch.OldPhase, ch.NewPhase)
-		}
-		if ok {
+		if req, ok := ch.Notify(s.cache); ok {
 			s.queue = append(s.queue, req)
 		}
 	}

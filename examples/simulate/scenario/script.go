@@ -83,103 +83,136 @@ func Parse(r io.Reader) ([]Command, error) {
 	return out, sc.Err()
 }
 
+// parseLine parses one command: its verb, then the arguments the verb
+// takes.
 func parseLine(text string) (Command, error) {
 	f := strings.Fields(text)
 	c := Command{verb: f[0]}
 	args := f[1:]
-	want := func(min, max int) error {
-		if len(args) >= min && len(args) <= max {
-			return nil
-		}
-		n := fmt.Sprintf("%d to %d arguments", min, max)
-		switch {
-		case min == max && min == 0:
-			n = "no argument"
-		case min == max && min == 1:
-			n = "one argument"
-		case min == max:
-			n = fmt.Sprintf("%d arguments", min)
-		}
-		return fmt.Errorf("%s takes %s, got %d; usage:\n%s", c.verb, n, len(args), usageOf(c.verb))
-	}
+	var err error
 	switch c.verb {
 	case "start", "run", "pending", "ready", "unready", "succeed", "unknown", "evict", "preempt":
-		if err := want(1, 1); err != nil {
-			return c, err
+		if err = wantArgs(c.verb, args, 1, 1); err == nil {
+			c.pods = args[0]
 		}
-		c.pods = args[0]
 	case "restart", "fail":
-		if err := want(1, 2); err != nil {
-			return c, err
-		}
-		c.pods = args[0]
-		c.n = 1
-		if len(args) == 2 {
-			v, err := strconv.ParseInt(args[1], 10, 32)
-			if err != nil || v < 0 {
-				return c, fmt.Errorf("%s: bad number %q", c.verb, args[1])
-			}
-			c.n = int32(v)
-		}
+		err = c.parseRestarts(args)
 	case "finish":
-		if err := want(0, 0); err != nil {
-			return c, err
-		}
+		err = wantArgs(c.verb, args, 0, 0)
 	case "podgroup":
-		if err := want(1, 2); err != nil {
-			return c, err
-		}
-		if len(args) == 2 {
-			if args[1] != "relisted" {
-				return c, fmt.Errorf("podgroup: unknown word %q after the phase (only \"relisted\"); usage:\n%s", args[1], usageOf(c.verb))
-			}
-			c.relisted = true
-		}
-		switch p := podgroup.Phase(args[0]); p {
-		case podgroup.PhasePending, podgroup.PhaseInqueue, podgroup.PhaseRunning, podgroup.PhaseUnknown, podgroup.PhaseCompleted:
-			c.word = args[0]
-		default:
-			return c, fmt.Errorf("unknown PodGroup phase %q (Pending, Inqueue, Running, Unknown, Completed)", args[0])
-		}
+		err = c.parsePodGroup(args)
 	case "command":
-		if err := want(1, 1); err != nil {
-			return c, err
-		}
-		known := false
-		for _, a := range vcjob.PolicyActions() {
-			known = known || string(a) == args[0]
-		}
-		if !known {
-			return c, fmt.Errorf("unknown action %q", args[0])
-		}
-		c.word = args[0]
+		err = c.parseAction(args)
 	case "scale":
-		if err := want(2, 2); err != nil {
-			return c, err
+		err = c.parseScale(args)
+	case "pvc":
+		if err = wantArgs(c.verb, args, 1, 1); err == nil {
+			c.word = args[0]
 		}
+	case "advance":
+		err = c.parseAdvance(args)
+	default:
+		err = fmt.Errorf("unknown command %q\n%s", c.verb, Usage)
+	}
+	return c, err
+}
+
+// wantArgs says, with the verb's usage, when verb got fewer than min or
+// more than max arguments.
+func wantArgs(verb string, args []string, min, max int) error {
+	if len(args) >= min && len(args) <= max {
+		return nil
+	}
+	n := fmt.Sprintf("%d to %d arguments", min, max)
+	switch {
+	case min == max && min == 0:
+		n = "no argument"
+	case min == max && min == 1:
+		n = "one argument"
+	case min == max:
+		n = fmt.Sprintf("%d arguments", min)
+	}
+	return fmt.Errorf("%s takes %s, got %d; usage:\n%s", verb, n, len(args), usageOf(verb))
+}
+
+// parseRestarts parses "restart PODS [N]" and "fail PODS [CODE]": N (or
+// the exit code) is 1 when left out.
+func (c *Command) parseRestarts(args []string) error {
+	if err := wantArgs(c.verb, args, 1, 2); err != nil {
+		return err
+	}
+	c.pods = args[0]
+	c.n = 1
+	if len(args) == 2 {
 		v, err := strconv.ParseInt(args[1], 10, 32)
 		if err != nil || v < 0 {
-			return c, fmt.Errorf("scale: bad replica count %q", args[1])
+			return fmt.Errorf("%s: bad number %q", c.verb, args[1])
 		}
-		c.word, c.n = args[0], int32(v)
-	case "pvc":
-		if err := want(1, 1); err != nil {
-			return c, err
-		}
-		c.word = args[0]
-	case "advance":
-		if err := want(1, 1); err != nil {
-			return c, err
-		}
-		d, err := time.ParseDuration(args[0])
-		if err != nil || d <= 0 {
-			return c, fmt.Errorf("advance: bad duration %q (use a Go duration such as 30s or 10m)", args[0])
-		}
-		c.d = d
-	default:
-		return c, fmt.Errorf("unknown command %q\n%s", c.verb, Usage)
+		c.n = int32(v)
 	}
-	return c, nil
+	return nil
+}
+
+// parsePodGroup parses "podgroup PHASE [relisted]".
+func (c *Command) parsePodGroup(args []string) error {
+	if err := wantArgs(c.verb, args, 1, 2); err != nil {
+		return err
+	}
+	if len(args) == 2 {
+		if args[1] != "relisted" {
+			return fmt.Errorf("podgroup: unknown word %q after the phase (only \"relisted\"); usage:\n%s", args[1], usageOf(c.verb))
+		}
+		c.relisted = true
+	}
+	switch p := podgroup.Phase(args[0]); p {
+	case podgroup.PhasePending, podgroup.PhaseInqueue, podgroup.PhaseRunning, podgroup.PhaseUnknown, podgroup.PhaseCompleted:
+		c.word = args[0]
+	default:
+		return fmt.Errorf("unknown PodGroup phase %q (Pending, Inqueue, Running, Unknown, Completed)", args[0])
+	}
+	return nil
+}
+
+// parseAction parses "command ACTION", one of the policy actions.
+func (c *Command) parseAction(args []string) error {
+	if err := wantArgs(c.verb, args, 1, 1); err != nil {
+		return err
+	}
+	known := false
+	for _, a := range vcjob.PolicyActions() {
+		known = known || string(a) == args[0]
+	}
+	if !known {
+		return fmt.Errorf("unknown action %q", args[0])
+	}
+	c.word = args[0]
+	return nil
+}
+
+// parseScale parses "scale TASK REPLICAS".
+func (c *Command) parseScale(args []string) error {
+	if err := wantArgs(c.verb, args, 2, 2); err != nil {
+		return err
+	}
+	v, err := strconv.ParseInt(args[1], 10, 32)
+	if err != nil || v < 0 {
+		return fmt.Errorf("scale: bad replica count %q", args[1])
+	}
+	c.word, c.n = args[0], int32(v)
+	return nil
+}
+
+// parseAdvance parses "advance DURATION", a positive Go duration.
+func (c *Command) parseAdvance(args []string) error {
+	if err := wantArgs(c.verb, args, 1, 1); err != nil {
+		return err
+	}
+	d, err := time.ParseDuration(args[0])
+	if err != nil || d <= 0 {
+		return fmt.Errorf("advance: bad duration %q (use a Go duration such as 30s or 10m)", args[0])
+	}
+	c.d = d
+	return nil
 }
 
 // usageOf is the Usage line of verb.

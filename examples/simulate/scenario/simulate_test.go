@@ -214,8 +214,10 @@ func TestJSONCarriesEvents(t *testing.T) {
 			t.Errorf("no %s in:\n%s", want, out.String())
 		}
 	}
-	missing := []byte("apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: r, namespace: ml}\nspec:\n  minAvailable: 1\n" +
-		"  volumes: [{mountPath: /data, volumeClaimName: nope}]\n  tasks: [{name: w, replicas: 1, template: {spec: {containers: [{name: c, image: busybox}]}}}]\n")
+	missing, err := os.ReadFile("testdata/missing-claim.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
 	script, _ = Parse(strings.NewReader("advance 1ms\n"))
 	out.Reset()
 	if err := run(missing, script, NewJSON(&out)); err != nil {
@@ -252,15 +254,17 @@ func TestStartBeforeAdmissionSaysWhatToDo(t *testing.T) {
 }
 
 func TestLoadPicksAJob(t *testing.T) {
-	two := "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: a}\nspec: {tasks: [{name: t, replicas: 1, template: {spec: {containers: [{name: c, image: i}]}}}]}\n---\n" +
-		"apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: b}\nspec: {tasks: [{name: t, replicas: 1, template: {spec: {containers: [{name: c, image: i}]}}}]}\n"
-	if _, err := Load([]byte(two), ""); err == nil || err.Error() != "the manifest holds 2 jobs (a, b): name the one to simulate (simulate -name)" {
+	two, err := os.ReadFile("testdata/two-jobs.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(two, ""); err == nil || err.Error() != "the manifest holds 2 jobs (a, b): name the one to simulate (simulate -name)" {
 		t.Errorf("no name: %v", err)
 	}
-	if job, err := Load([]byte(two), "b"); err != nil || job.Name != "b" {
+	if job, err := Load(two, "b"); err != nil || job.Name != "b" {
 		t.Errorf("name b: %v %v", job, err)
 	}
-	if _, err := Load([]byte(two), "c"); err == nil || !strings.Contains(err.Error(), `no job named "c" here (jobs: a, b)`) {
+	if _, err := Load(two, "c"); err == nil || !strings.Contains(err.Error(), `no job named "c" here (jobs: a, b)`) {
 		t.Errorf("name c: %v", err)
 	}
 }
