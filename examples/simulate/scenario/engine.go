@@ -87,6 +87,8 @@ type sim struct {
 	// hadPods: a command found the job's pods once, so a job without pods
 	// lost them to a kill rather than never got them.
 	hadPods bool
+	// ext is what the scheduler and delete commands keep (scheduler.go).
+	ext extState
 	// failures counts each failed request's requeues since it last
 	// succeeded (the work queue's NumRequeues); retries are the requeued
 	// requests, by due time.
@@ -127,6 +129,9 @@ func (s *sim) run(c Command) error {
 	s.out.Command(c.Line, c.Text, s.now)
 	if r := s.gc.deleted; r != nil && c.verb != "advance" {
 		return fmt.Errorf("line %d: %q: the job is gone: the garbage collector deleted it at %s", c.Line, c.Text, offset(r.Time))
+	}
+	if done, err := s.runExtra(c); done {
+		return err
 	}
 	switch c.verb {
 	case "finish":
@@ -265,7 +270,7 @@ func (s *sim) change(c Command, p *corev1.Pod) {
 	}
 	p = p.DeepCopy()
 	if p.Spec.NodeName == "" {
-		p.Spec.NodeName = "node-0"
+		p.Spec.NodeName = NodeFor(p)
 	}
 	if len(p.Status.ContainerStatuses) == 0 {
 		for _, ct := range p.Spec.Containers {
@@ -470,6 +475,9 @@ func (s *sim) observe() {
 func (s *sim) summary() string {
 	if s.gc.deleted != nil {
 		return s.deletedSummary()
+	}
+	if s.ext.deletedAt > 0 {
+		return s.userDeletedSummary()
 	}
 	job := s.cluster.Job(s.ns, s.job)
 	st := job.Status
