@@ -677,5 +677,3 @@ func writePodStatus(pod *corev1.Pod, s scenario.Step) error {
 	_, err := kube.CoreV1().Pods(p.Namespace).UpdateStatus(bg, p, metav1.UpdateOptions{})
 	return err
 }
-
-
