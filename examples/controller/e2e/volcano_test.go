@@ -17,6 +17,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -47,7 +48,7 @@ import (
 // player waits until the cluster is where the simulator says it is after
 // the command before (the job's phase, retries and version, the pods not
 // being deleted and their phases, the PodGroup), so the controller is
-// never raced; then the case's expectations are checked on what the
+// never raced (see reach); then the case's expectations are checked on what the
 // player saw, as the simulator's test checks them on its run.
 const volcanoCases = "../../simulate/scenario/testdata/e2e"
 
@@ -134,7 +135,8 @@ func playVolcanoCase(t *testing.T, path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, steps, err := scenario.Trace(simJob, script, scenario.NewText(io.Discard), scenario.Options{})
+	claims := strings.Fields(f.Sections["claims"])
+	want, steps, err := scenario.Trace(simJob, script, scenario.NewText(io.Discard), scenario.Options{Claims: claims})
 	if err != nil {
 		t.Fatalf("the simulator does not play the script: %v", err)
 	}
@@ -147,29 +149,25 @@ func playVolcanoCase(t *testing.T, path string) {
 		}
 	}
 	ns := newVolcanoNamespace(t, "vc")
+	sim.setMode(ns, mode{KeepTerminating: true})
+	createPriorityClasses(t, f.Sections["priorityclasses"])
 	p := &player{t: t, ns: ns, name: simJob.Name, want: want,
 		got: &expect.Trace{Job: simJob.Name, Snapshots: map[int]*expect.Snapshot{}}}
 	p.watch()
+	for _, c := range claims {
+		p.createClaim(c)
+	}
 	if _, err := createJobE(ns, f.Sections["job.yaml"]); err != nil {
 		t.Fatal(err)
 	}
 	prev := 0
-	for i, s := range steps {
-		// Before a finish the simulator holds the deleted pods, which the
-		// kubelet here has finished already: the job may be further on.
-		if s.Verb != "finish" {
-			p.reach(prev)
-		}
+	for _, s := range steps {
+		p.reach(prev, s.Pods)
 		p.setLine(s.Line)
 		p.play(s)
 		prev = s.Line
-		if i == len(steps)-1 {
-			p.reach(prev)
-		}
 	}
-	if len(steps) == 0 {
-		p.reach(0)
-	}
+	p.reach(prev, nil)
 	p.got.Last = prev
 	// Events reach the API server a moment after the step that recorded
 	// them: look again for a while before calling an expectation unmet.
@@ -262,17 +260,24 @@ func (p *player) watch() {
 }
 
 // reach waits until the cluster is where the simulator was after script
-// line l, and keeps its snapshot.
-func (p *player) reach(l int) {
+// line l, and keeps its snapshot: the job's phase and retries, its
+// version while a sync does not bump it (every request on a job being
+// killed or finished bumps it, and how many requests a controller's
+// queue collapses is its own), the PodGroup's phase, and the pods the
+// next command acts on, each not being deleted and in the phase the
+// simulator has it in. Other pods are not compared: a sync that reads a
+// PodGroup the controller has just deleted from its lister (Volcano's
+// reads the same) may create a pod a moment before the simulator would.
+func (p *player) reach(l int, pods []string) {
 	p.t.Helper()
 	want, err := p.want.At(l)
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	target := describeState(want)
+	target := describeState(want, pods)
 	eventually(p.t, 30*time.Second, fmt.Sprintf("after line %d: %s", l, target), func() (bool, string) {
 		got := p.snapshot()
-		state := describeState(got)
+		state := describeState(got, pods)
 		if state != target {
 			return false, state
 		}
@@ -291,20 +296,25 @@ func (p *player) reach(l int) {
 	})
 }
 
-// describeState is what the player compares: the job's phase, retries
-// and version, its pods not being deleted with their phases, and its
-// PodGroup's phase.
-func describeState(s *expect.Snapshot) string {
+// describeState is what reach compares (see there).
+func describeState(s *expect.Snapshot, names []string) string {
+	var pods []string
+	for _, n := range names {
+		state := "gone"
+		for _, p := range s.Pods {
+			if p.Name == n {
+				state = string(p.Status.Phase)
+				if p.DeletionTimestamp != nil {
+					state += ",terminating"
+				}
+			}
+		}
+		pods = append(pods, n+"="+state)
+	}
 	if s.Job == nil {
 		return fmt.Sprintf("job gone; pods %d; podgroup %v", len(s.Pods), s.PodGroup != nil)
 	}
 	st := s.Job.Status
-	var pods []string
-	for _, p := range s.Pods {
-		if p.DeletionTimestamp == nil {
-			pods = append(pods, strings.TrimPrefix(p.Name, s.Job.Name+"-")+"="+string(p.Status.Phase))
-		}
-	}
 	pg := "none"
 	if s.PodGroup != nil {
 		pg = string(s.PodGroup.Status.Phase)
@@ -312,8 +322,13 @@ func describeState(s *expect.Snapshot) string {
 			pg = "(no phase)"
 		}
 	}
-	return fmt.Sprintf("phase %s retry %d version %d; pods [%s]; podgroup %s",
-		st.State.Phase, st.RetryCount, st.Version, strings.Join(pods, " "), pg)
+	version := "-"
+	switch st.State.Phase {
+	case "", vcjob.Pending, vcjob.Running, vcjob.Restarting:
+		version = strconv.Itoa(int(st.Version))
+	}
+	return fmt.Sprintf("phase %s retry %d version %s; pods [%s]; podgroup %s",
+		st.State.Phase, st.RetryCount, version, strings.Join(pods, " "), pg)
 }
 
 // snapshot reads what a test reads of the cluster now.
@@ -408,7 +423,7 @@ func (p *player) play(s scenario.Step) {
 	t.Helper()
 	switch s.Verb {
 	case "finish":
-		// The simulated kubelet finishes every pod being deleted at once.
+		p.finish()
 	case "advance":
 		if s.Waits {
 			time.Sleep(s.D)
@@ -445,9 +460,10 @@ func (p *player) current() *vcjob.Job {
 func (p *player) setPodGroup(s scenario.Step) {
 	t := p.t
 	after, err := p.want.At(s.Line)
-	if err != nil || after.PodGroup == nil {
-		t.Fatalf("line %d: the simulator has no PodGroup after it: %v", s.Line, err)
+	if err != nil || s.PodGroup == nil {
+		t.Fatalf("line %d: the simulator set no PodGroup status: %v", s.Line, err)
 	}
+	set := s.PodGroup
 	before, _ := p.want.At(p.prevLine(s.Line))
 	name := podgroup.Name(p.current())
 	err = retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -455,8 +471,8 @@ func (p *player) setPodGroup(s scenario.Step) {
 		if err != nil {
 			return err
 		}
-		status := map[string]any{"phase": string(after.PodGroup.Status.Phase)}
-		if conds := after.PodGroup.Status.Conditions; len(conds) > 0 {
+		status := map[string]any{"phase": string(set.Phase)}
+		if conds := set.Conditions; len(conds) > 0 {
 			var list []any
 			for _, c := range conds {
 				list = append(list, map[string]any{"type": string(c.Type), "status": string(c.Status), "reason": c.Reason,
@@ -586,11 +602,46 @@ func (p *player) deleteJob() {
 	}
 }
 
+// finish is the kubelet ending the pods being deleted.
+func (p *player) finish() {
+	zero := int64(0)
+	for _, pod := range jobPods(p.t, p.ns, p.name) {
+		if pod.DeletionTimestamp == nil {
+			continue
+		}
+		err := kube.CoreV1().Pods(p.ns).Delete(bg, pod.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero,
+			Preconditions: &metav1.Preconditions{UID: &pod.UID}})
+		if err != nil && !apierrors.IsNotFound(err) && !apierrors.IsConflict(err) {
+			p.t.Fatalf("finish %s: %v", pod.Name, err)
+		}
+	}
+}
+
+// createPriorityClasses creates the PriorityClasses a case's context
+// has (NAME=VALUE each; the API server refuses pods naming one that does
+// not exist); they are cluster-wide, so one already there is fine.
+func createPriorityClasses(t *testing.T, text string) {
+	t.Helper()
+	for _, kv := range strings.Fields(text) {
+		name, v, _ := strings.Cut(kv, "=")
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil {
+			t.Fatalf("-- priorityclasses --: %q: %v", kv, err)
+		}
+		pc := &schedulingv1.PriorityClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Value: int32(n)}
+		if _, err := kube.SchedulingV1().PriorityClasses().Create(bg, pc, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
+}
+
 // playPod makes a kubelet's (or a user's) write for one pod.
 func (p *player) playPod(s scenario.Step, name string) {
 	t := p.t
 	if s.Verb == "evict" {
-		err := kube.CoreV1().Pods(p.ns).Delete(bg, name, metav1.DeleteOptions{})
+		// Gone at once, as the simulator plays it.
+		zero := int64(0)
+		err := kube.CoreV1().Pods(p.ns).Delete(bg, name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
 		if err != nil && !apierrors.IsNotFound(err) {
 			t.Fatalf("line %d: delete pod %s: %v", s.Line, name, err)
 		}

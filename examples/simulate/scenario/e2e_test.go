@@ -60,7 +60,7 @@ func playE2E(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	tr, _, runErr := Trace(job, script, NewText(&out), Options{})
+	tr, _, runErr := Trace(job, script, NewText(&out), Options{Claims: strings.Fields(s.sections["claims"])})
 	result, body := "transcript", out.String()
 	if runErr != nil {
 		result, body = "error", runErr.Error()+"\n"

@@ -97,8 +97,9 @@ type sim struct {
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
-// embedder's choice; the job's own annotation applies on top).
-func newSim(job *vcjob.Job, out Observer, sem semantics.Profile) (*sim, error) {
+// embedder's choice; the job's own annotation applies on top), with the
+// claims the options name already there.
+func newSim(job *vcjob.Job, out Observer, sem semantics.Profile, claims ...string) (*sim, error) {
 	s := &sim{ctx: context.Background(), now: Start, out: out}
 	var pods int32
 	for _, t := range job.Spec.Tasks {
@@ -115,6 +116,13 @@ func newSim(job *vcjob.Job, out Observer, sem semantics.Profile) (*sim, error) {
 	// fixed test key, since a simulation needs no real one.
 	reg := plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
 	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg, Semantics: sem}}
+	for _, c := range claims {
+		ns := job.Namespace
+		if ns == "" {
+			ns = metav1.NamespaceDefault // where PutJob puts the job
+		}
+		s.cluster.PutClaim(ns, c)
+	}
 	// Stored as an API server stores a manifest: in namespace default
 	// when it names none, with a UID and the creation time (a deadline
 	// counts from it).

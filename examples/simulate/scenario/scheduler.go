@@ -25,6 +25,9 @@ type extState struct {
 	// podGroupEvents are the Events the simulated scheduler recorded on
 	// the job's PodGroup, in order.
 	podGroupEvents []record.Event
+	// set is the PodGroup status the last podgroup or unschedulable
+	// command wrote, before the job controller reacted.
+	set *podgroup.Status
 }
 
 // ReasonUnschedulable is the reason of the Event the scheduler records on
@@ -120,6 +123,9 @@ func (s *sim) runExtra(c Command) (done bool, err error) {
 		return true, s.update(c)
 	case "podgroup":
 		s.placed(podgroup.Phase(c.word))
+		if job := s.cluster.Job(s.ns, s.job); job != nil {
+			s.ext.set = &podgroup.Status{Phase: podgroup.Phase(c.word), Conditions: s.cluster.PodGroup(job).Conditions}
+		}
 	}
 	return false, nil
 }
@@ -173,6 +179,7 @@ func (s *sim) unschedulable(c Command) error {
 	s.ext.podGroupEvents = append(s.ext.podGroupEvents, ev)
 	s.note("scheduler: %s on PodGroup %s; condition Unschedulable True; phase %s -> %s", describeEvent(ev), name, phaseOrNone(state.Phase), phase)
 	s.cluster.SetPodGroupPhase(s.ns, name, phase)
+	s.ext.set = &podgroup.Status{Phase: phase, Conditions: conds}
 	return s.settle()
 }
 

@@ -33,6 +33,10 @@ type Step struct {
 	Word     string
 	Relisted bool
 	D        time.Duration
+	// PodGroup is the status a podgroup or unschedulable command gave
+	// the job's PodGroup (the phase and conditions), before the job
+	// controller reacted to it.
+	PodGroup *podgroup.Status
 	// Waits: when an advance began, a delayed action, a requeued request
 	// or the garbage collector's look was waiting, so the time passing
 	// matters (a player on a real clock must wait it out).
@@ -48,7 +52,7 @@ func Trace(job *vcjob.Job, script []Command, o Observer, opts Options) (*expect.
 		return nil, nil, errors.New("scenario: a job and an observer are needed")
 	}
 	rec := &tracer{Observer: o}
-	s, err := newSim(job, rec, opts.Semantics)
+	s, err := newSim(job, rec, opts.Semantics, opts.Claims...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -72,6 +76,9 @@ func Trace(job *vcjob.Job, script []Command, o Observer, opts Options) (*expect.
 		tr.Writes = rec.writes
 		if err != nil {
 			return tr, steps, err
+		}
+		if c.verb == "podgroup" || c.verb == "unschedulable" {
+			step.PodGroup, s.ext.set = s.ext.set, nil
 		}
 		steps = append(steps, step)
 		tr.Snapshots[c.Line], tr.Last = s.snapshot(rec), c.Line

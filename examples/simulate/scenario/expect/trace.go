@@ -322,6 +322,8 @@ func (e Expectation) checkSnapshot(t *Trace, s *Snapshot) error {
 			return fmt.Errorf("pods %s", describePods(s))
 		}
 		return nil
+	case "status":
+		return checkStatus(s, a[0], a[1])
 	case "pod":
 		return checkPod(s, fullName(t.Job, a[0]), a[1])
 	case "pods":
@@ -350,6 +352,26 @@ func (e Expectation) checkSnapshot(t *Trace, s *Snapshot) error {
 		return checkMinResources(s, a)
 	}
 	return e.checkObjects(t, s)
+}
+
+func checkStatus(s *Snapshot, field, value string) error {
+	if s.Job == nil {
+		return fmt.Errorf("the job is gone")
+	}
+	want, err := atoi(value)
+	if err != nil {
+		return err
+	}
+	st := s.Job.Status
+	got, ok := map[string]int32{"retryCount": st.RetryCount, "version": st.Version, "pending": st.Pending, "running": st.Running,
+		"succeeded": st.Succeeded, "failed": st.Failed, "terminating": st.Terminating, "minAvailable": st.MinAvailable}[field]
+	if !ok {
+		return fmt.Errorf("unknown status field %q", field)
+	}
+	if int(got) != want {
+		return fmt.Errorf("status.%s is %d (%s)", field, got, describe(s.Job))
+	}
+	return nil
 }
 
 func checkPod(s *Snapshot, name, want string) error {
