@@ -406,8 +406,12 @@ func (c *Cluster) podGroupName(job *vcjob.Job) string {
 	return name
 }
 
-// PodGroup returns the job's PodGroup state as a lister would see it.
+// PodGroup returns the job's PodGroup state as a lister would see it
+// (none for a nil job: a job that is gone).
 func (c *Cluster) PodGroup(job *vcjob.Job) statemachine.PodGroupState {
+	if job == nil {
+		return statemachine.PodGroupState{}
+	}
 	if pg := c.podGroups[key(job.Namespace, c.podGroupName(job))]; pg != nil {
 		return statemachine.PodGroupState{Exists: true, Phase: pg.Phase, Conditions: pg.Conditions}
 	}
