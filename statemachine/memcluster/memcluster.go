@@ -432,11 +432,12 @@ func (c *Cluster) JobInfo(namespace, name string) (*jobinfo.Info, error) {
 }
 
 // FinishTerminating removes every pod that has a deletionTimestamp and
-// returns their names.
+// no finalizers (an API server keeps the others until their finalizers
+// are gone), and returns their names.
 func (c *Cluster) FinishTerminating() []string {
 	var gone []*corev1.Pod
 	for _, p := range c.pods {
-		if p.DeletionTimestamp != nil {
+		if p.DeletionTimestamp != nil && len(p.Finalizers) == 0 {
 			gone = append(gone, p)
 		}
 	}

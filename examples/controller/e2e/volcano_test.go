@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/retry"
@@ -151,7 +152,7 @@ func playVolcanoCase(t *testing.T, path string) {
 	ns := newVolcanoNamespace(t, "vc")
 	sim.setMode(ns, mode{KeepTerminating: true})
 	createPriorityClasses(t, f.Sections["priorityclasses"])
-	p := &player{t: t, ns: ns, name: simJob.Name, want: want,
+	p := &player{t: t, ns: ns, name: simJob.Name, want: want, manifest: f.Sections["job.yaml"],
 		got: &expect.Trace{Job: simJob.Name, Snapshots: map[int]*expect.Snapshot{}}}
 	p.watch()
 	for _, c := range claims {
@@ -198,6 +199,7 @@ type player struct {
 	ns, name string
 	want     *expect.Trace
 	got      *expect.Trace
+	manifest string
 	job      *vcjob.Job // the job as last read (its UID names the PodGroup)
 
 	mu     sync.Mutex
@@ -439,7 +441,15 @@ func (p *player) play(s scenario.Step) {
 	case "pvc":
 		p.createClaim(s.Word)
 	case "delete":
-		p.deleteJob()
+		p.deleteJob(strings.Fields(s.Word))
+	case "release":
+		for _, name := range strings.Fields(s.Word) {
+			p.setFinalizers(name, nil)
+		}
+	case "create":
+		if _, err := createJobE(p.ns, p.manifest); err != nil {
+			t.Fatalf("line %d: create the job again: %v", s.Line, err)
+		}
 	default:
 		for _, name := range s.Pods {
 			p.playPod(s, name)
@@ -574,9 +584,14 @@ func (p *player) createClaim(name string) {
 
 // deleteJob deletes the job as kubectl does (background), then plays
 // Kubernetes' garbage collector, which this API server runs without:
-// the pods and PodGroups the job owned are deleted.
-func (p *player) deleteJob() {
+// the pods and PodGroups the job owned are deleted. The pods held are
+// given a finalizer first (scenario.HoldFinalizer), so they stay, being
+// deleted.
+func (p *player) deleteJob(held []string) {
 	t := p.t
+	for _, name := range held {
+		p.setFinalizers(name, []string{scenario.HoldFinalizer})
+	}
 	job := p.current()
 	if err := dyn.Resource(clients.JobsResource).Namespace(p.ns).Delete(bg, p.name, metav1.DeleteOptions{}); err != nil {
 		t.Fatalf("delete job: %v", err)
@@ -599,6 +614,21 @@ func (p *player) deleteJob() {
 				_ = dyn.Resource(clients.PodGroupsResource).Namespace(p.ns).Delete(bg, pg.GetName(), metav1.DeleteOptions{})
 			}
 		}
+	}
+}
+
+// setFinalizers sets a pod's finalizers (a short name is the job's
+// pod).
+func (p *player) setFinalizers(name string, finalizers []string) {
+	if !strings.HasPrefix(name, p.name+"-") {
+		name = p.name + "-" + name
+	}
+	patch := `{"metadata":{"finalizers":null}}`
+	if len(finalizers) > 0 {
+		patch = fmt.Sprintf(`{"metadata":{"finalizers":[%q]}}`, finalizers[0])
+	}
+	if _, err := kube.CoreV1().Pods(p.ns).Patch(bg, name, types.MergePatchType, []byte(patch), metav1.PatchOptions{}); err != nil {
+		p.t.Fatalf("finalizers of %s: %v", name, err)
 	}
 }
 

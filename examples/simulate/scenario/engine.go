@@ -123,6 +123,7 @@ func newSim(job *vcjob.Job, out Observer, sem semantics.Profile, claims ...strin
 		}
 		s.cluster.PutClaim(ns, c)
 	}
+	s.ext.manifest = job.DeepCopy() // for "create" after "delete"
 	// Stored as an API server stores a manifest: in namespace default
 	// when it names none, with a UID and the creation time (a deadline
 	// counts from it).

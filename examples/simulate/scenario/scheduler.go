@@ -2,12 +2,14 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/validation"
@@ -28,6 +30,8 @@ type extState struct {
 	// set is the PodGroup status the last podgroup or unschedulable
 	// command wrote, before the job controller reacted.
 	set *podgroup.Status
+	// manifest is the job as loaded, for "create".
+	manifest *vcjob.Job
 }
 
 // ReasonUnschedulable is the reason of the Event the scheduler records on
@@ -41,7 +45,17 @@ func parseExtra(c *Command, args []string) (ok bool, err error) {
 		// The rest of the line, if any, is the scheduler's reason.
 		c.word = strings.Join(args, " ")
 		return true, nil
-	case "delete":
+	case "delete", "release":
+		// delete: the pods listed are held by a finalizer; release: the
+		// pods whose finalizer goes.
+		if c.verb == "release" {
+			if err := wantArgs(c.verb, args, 1, 1<<10); err != nil {
+				return true, err
+			}
+		}
+		c.word = strings.Join(args, " ")
+		return true, nil
+	case "create":
 		return true, wantArgs(c.verb, args, 0, 0)
 	case "update":
 		if err := wantArgs(c.verb, args, 1, 1<<10); err != nil {
@@ -110,15 +124,18 @@ func (s *sim) update(c Command) error {
 // run as before (a podgroup command first clears what unschedulable set,
 // once the gang is placed).
 func (s *sim) runExtra(c Command) (done bool, err error) {
-	if s.ext.deletedAt > 0 && c.verb != "advance" {
-		return true, fmt.Errorf("line %d: %q: the job is gone: line %d deleted it", c.Line, c.Text, s.ext.deletedAt)
+	if s.ext.deletedAt > 0 && c.verb != "advance" && c.verb != "create" && c.verb != "release" {
+		return true, fmt.Errorf("line %d: %q: the job is gone: line %d deleted it (\"create\" creates it again)", c.Line, c.Text, s.ext.deletedAt)
 	}
 	switch c.verb {
 	case "unschedulable":
 		return true, s.unschedulable(c)
 	case "delete":
-		s.deleteJob(c)
-		return true, nil
+		return true, s.deleteJob(c)
+	case "release":
+		return true, s.release(c)
+	case "create":
+		return true, s.recreate(c)
 	case "update":
 		return true, s.update(c)
 	case "podgroup":
@@ -219,22 +236,87 @@ func setCondition(conds []podgroup.Condition, c podgroup.Condition) []podgroup.C
 	return append(out, c)
 }
 
+// HoldFinalizer is the finalizer "delete POD..." puts on the pods it
+// holds.
+const HoldFinalizer = "vcjob.dev/simulator-hold"
+
 // deleteJob is the user deleting the job (kubectl delete vcjob, no
-// propagation option: background). Kubernetes' garbage collector removes
-// what the job owns, its pods and PodGroup, which the simulator plays at
-// once, the pods without a grace period; the job controller's handler
-// forgets the job, its delayed actions go, and nothing happens to it
-// afterwards. Plugin objects and claims are left, as in RemoveJob; a
-// real garbage collector deletes them too.
-func (s *sim) deleteJob(c Command) {
+// propagation option). Kubernetes' garbage collector removes what the
+// job owns, its pods and PodGroup, which the simulator plays at once,
+// the pods without a grace period, but for the pods the command lists:
+// a finalizer (HoldFinalizer, put on first) holds them, being deleted,
+// until "release". The job controller's handlers see it all, and its
+// cache forgets the job; requests still queued for it find no job, its
+// delayed actions go, and nothing happens to it afterwards until
+// "create". Plugin objects and claims are left, as in RemoveJob; a real
+// garbage collector deletes them too.
+func (s *sim) deleteJob(c Command) error {
+	for _, name := range strings.Fields(c.word) {
+		p := s.podNamed(name)
+		if p == nil {
+			return fmt.Errorf("line %d: %q: no pod %s to hold", c.Line, c.Text, name)
+		}
+		p.Finalizers = append(p.Finalizers, HoldFinalizer)
+		s.cluster.PutPod(p)
+	}
+	if err := s.settle(); err != nil {
+		return err
+	}
 	removed := s.cluster.RemoveJob(s.ns, s.job)
-	s.out.Changes(s.cluster.Drain(), s.now)
-	_ = s.cache.OnJobDelete(removed)
+	changes := s.cluster.Drain()
+	s.out.Changes(changes, s.now)
+	for _, ch := range changes {
+		if ch.OldJob != nil && ch.NewJob == nil {
+			_ = s.cache.OnJobDelete(removed)
+			continue
+		}
+		if req, ok := ch.Notify(s.cache); ok {
+			s.queue = append(s.queue, req)
+		}
+	}
 	s.step.Delays.ForgetJob(s.ns, s.job)
-	s.queue, s.retries = nil, nil
+	s.retries = nil
 	s.ext.deletedAt = c.Line
 	s.note("the job is deleted; the garbage collector removes its pods and PodGroup, the job controller forgets it")
-	s.reportPodGroup()
+	return s.settle()
+}
+
+// podNamed is the pod of that name or short name (TASK-INDEX), or nil.
+func (s *sim) podNamed(name string) *corev1.Pod {
+	if p := s.cluster.Pod(s.ns, name); p != nil {
+		return p
+	}
+	return s.cluster.Pod(s.ns, s.job+"-"+name)
+}
+
+// release takes HoldFinalizer off the pods listed; one being deleted is
+// then gone, as an API server removes a pod whose last finalizer goes.
+func (s *sim) release(c Command) error {
+	for _, name := range strings.Fields(c.word) {
+		p := s.podNamed(name)
+		if p == nil {
+			return fmt.Errorf("line %d: %q: no pod %s", c.Line, c.Text, name)
+		}
+		p.Finalizers = slices.DeleteFunc(p.Finalizers, func(f string) bool { return f == HoldFinalizer })
+		if p.DeletionTimestamp != nil && len(p.Finalizers) == 0 {
+			s.cluster.RemovePod(p.Namespace, p.Name)
+			continue
+		}
+		s.cluster.PutPod(p)
+	}
+	return s.settle()
+}
+
+// recreate is the user creating the deleted job again from its manifest:
+// the same name and spec, a new UID.
+func (s *sim) recreate(c Command) error {
+	if s.ext.deletedAt == 0 {
+		return fmt.Errorf("line %d: %q: the job exists: \"delete\" it first", c.Line, c.Text)
+	}
+	job := s.cluster.PutJob(s.ext.manifest)
+	s.ext.deletedAt = 0
+	s.note("the job is created again under its name, with UID %s", job.UID)
+	return s.settle()
 }
 
 // NodeFor is the node the simulated scheduler binds a pod to: the one

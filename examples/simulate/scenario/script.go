@@ -56,8 +56,11 @@ const Usage = `scenario commands, one per line (# starts a comment):
                         bound, else Pending unless Inqueue); a later "podgroup Inqueue" or
                         "podgroup Running" places it (condition Scheduled)
   update FIELD=N...     the job is updated: minAvailable, TASK.replicas, TASK.minAvailable
-  delete                the job is deleted: the garbage collector removes its pods and
-                        PodGroup at once; only advance may follow
+  delete [POD...]       the job is deleted: the garbage collector removes its pods and
+                        PodGroup at once, but the pods listed, which a finalizer holds,
+                        being deleted; then only advance, release and create
+  release POD...        the finalizer holding the pods goes (a pod being deleted is gone)
+  create                the deleted job is created again from its manifest (a new UID)
   advance DURATION      time passes (Go duration: 30s, 10m); delayed actions fire,
                         failed requests come back (requeued: 5ms doubling, 15 times),
                         and the garbage collector deletes a finished job whose

@@ -27,6 +27,7 @@
 //	completed N                      WaitTasksCompleted: N pods Succeeded
 //	ready-by-priority CLASS=N...     WaitTasksReadyEx: N Running or Succeeded pods with that priorityClassName
 //	pods N                           exactly N pods of the job
+//	owned-pods N                     exactly N pods whose controller is the job (its UID)
 //	pod POD gone|kept|PHASE          the pod is gone; exists and is not being deleted; is in PHASE
 //	recreated from LINE [POD...]     every pod of the snapshot before LINE exists, Running, not being deleted, and
 //	                                 has a new UID exactly when listed
@@ -35,6 +36,9 @@
 //	podgroup-event REASON            WaitJobUnschedulable: the PodGroup exists and has an Event of that reason
 //	podgroup present|absent|PHASE    the job's PodGroup exists, does not, is in PHASE
 //	minresources KEY=VALUE...        every key of the PodGroup's minResources is listed, with that value
+//	consistently from LINE COND...   every write of the job from LINE's to the point, and the point, hold each COND:
+//	                                 version=N, retryCount=N, same-uid (the point's job's UID), !PHASE (not in PHASE)
+//	owned KIND NAME                  the object's controller is the job (its UID)
 //	object KIND NAME                 a plugin object or claim (ConfigMap, Secret, Service, NetworkPolicy,
 //	no-object KIND NAME              PersistentVolumeClaim) exists, does not
 //	configmap NAME KEY=VALUE...      the ConfigMap's data is exactly these (\n in VALUE is a newline)
@@ -102,7 +106,7 @@ var argCounts = map[string][2]int{
 	"completed": {1, 1}, "ready-by-priority": {1, -1}, "pods": {1, 1}, "pod": {2, 2}, "recreated": {2, -1},
 	"event": {1, -1}, "no-event": {1, -1}, "podgroup-event": {1, 1}, "podgroup": {1, 1}, "minresources": {1, -1},
 	"object": {2, 2}, "no-object": {2, 2}, "configmap": {1, -1}, "volume": {2, 2}, "env": {2, -1},
-	"node": {1, 1}, "same-node": {0, 0}, "volumes": {1, 1}, "claim": {2, 2}, "gone": {0, 0}, "cleaned-up": {0, 0},
+	"node": {1, 1}, "same-node": {0, 0}, "owned-pods": {1, 1}, "owned": {2, 2}, "consistently": {1, -1}, "volumes": {1, 1}, "claim": {2, 2}, "gone": {0, 0}, "cleaned-up": {0, 0},
 }
 
 func parseLine(line string) (Expectation, error) {
@@ -120,14 +124,15 @@ func parseLine(line string) (Expectation, error) {
 		return e, fmt.Errorf("no check after the line number")
 	}
 	e.verb, e.args = f[0], f[1:]
-	if (e.verb == "phases" || e.verb == "recreated") && len(e.args) >= 2 && e.args[0] == "from" {
+	fromVerb := e.verb == "phases" || e.verb == "recreated" || e.verb == "consistently"
+	if fromVerb && len(e.args) >= 2 && e.args[0] == "from" {
 		n, err := strconv.Atoi(e.args[1])
 		if err != nil || n < 0 {
 			return e, fmt.Errorf("%s from: bad line %q", e.verb, e.args[1])
 		}
 		e.from, e.args = n, e.args[2:]
-	} else if e.verb == "recreated" {
-		return e, fmt.Errorf("recreated: want \"recreated from LINE [POD...]\"")
+	} else if e.verb == "recreated" || e.verb == "consistently" {
+		return e, fmt.Errorf("%s: want \"%s from LINE ...\"", e.verb, e.verb)
 	}
 	counts, ok := argCounts[e.verb]
 	if !ok {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // checkObjects makes the checks on plugin objects, pods' contents and
@@ -17,6 +19,22 @@ func (e Expectation) checkObjects(t *Trace, s *Snapshot) error {
 		_, ok := s.Objects[a[0]+"/"+a[1]]
 		if ok != (e.verb == "object") {
 			return fmt.Errorf("%s %s exists: %v (objects %s)", a[0], a[1], ok, objectNames(s))
+		}
+		return nil
+	case "owned":
+		o, ok := s.Objects[a[0]+"/"+a[1]]
+		if !ok {
+			return fmt.Errorf("no %s %s (objects %s)", a[0], a[1], objectNames(s))
+		}
+		m, err := meta.Accessor(o)
+		if err != nil {
+			return err
+		}
+		if s.Job == nil {
+			return fmt.Errorf("the job is gone")
+		}
+		if ref := metav1.GetControllerOf(m); ref == nil || ref.UID != s.Job.UID {
+			return fmt.Errorf("%s %s's controller is %v, not the job (UID %s)", a[0], a[1], ref, s.Job.UID)
 		}
 		return nil
 	case "configmap":

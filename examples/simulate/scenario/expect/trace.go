@@ -9,6 +9,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/vcjob/vcjob"
@@ -95,6 +96,8 @@ func (e Expectation) Check(t *Trace) error {
 		return checkStates(t, e.After, e.args)
 	case "recreated":
 		return checkRecreated(t, e.After, e.from, e.args)
+	case "consistently":
+		return checkConsistently(t, e.After, e.from, e.args)
 	}
 	s, err := t.At(e.After)
 	if err != nil {
@@ -326,13 +329,19 @@ func (e Expectation) checkSnapshot(t *Trace, s *Snapshot) error {
 		return checkStatus(s, a[0], a[1])
 	case "pod":
 		return checkPod(s, fullName(t.Job, a[0]), a[1])
-	case "pods":
+	case "pods", "owned-pods":
 		n, err := atoi(a[0])
 		if err != nil {
 			return err
 		}
-		if len(s.Pods) != n {
-			return fmt.Errorf("%d pods %s", len(s.Pods), describePods(s))
+		got := len(s.Pods)
+		if e.verb == "owned-pods" {
+			if got, err = ownedPods(s); err != nil {
+				return err
+			}
+		}
+		if got != n {
+			return fmt.Errorf("%d pods %s", got, describePods(s))
 		}
 		return nil
 	case "ready", "pending-pods", "completed":
@@ -495,6 +504,74 @@ func checkMinResources(s *Snapshot, a []string) error {
 	sort.Strings(problems)
 	if len(problems) > 0 {
 		return fmt.Errorf("%s", strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func ownedPods(s *Snapshot) (int, error) {
+	if s.Job == nil {
+		return 0, fmt.Errorf("the job is gone")
+	}
+	n := 0
+	for _, p := range s.Pods {
+		if metav1.IsControlledBy(p, s.Job) {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// checkConsistently holds every condition on each write from script
+// line from's to the point, and on the point's job.
+func checkConsistently(t *Trace, after, from int, conds []string) error {
+	s, err := t.At(after)
+	if err != nil {
+		return err
+	}
+	if s.Job == nil {
+		return fmt.Errorf("the job is gone")
+	}
+	jobs := []*vcjob.Job{}
+	for _, w := range t.writesUntil(after) {
+		if w.Line >= from {
+			jobs = append(jobs, w.Job)
+		}
+	}
+	jobs = append(jobs, s.Job)
+	for _, c := range conds {
+		for _, j := range jobs {
+			if err := holds(c, j, s.Job); err != nil {
+				return fmt.Errorf("%s: %w (%s)", c, err, describe(j))
+			}
+		}
+	}
+	return nil
+}
+
+func holds(cond string, j, now *vcjob.Job) error {
+	if p, ok := strings.CutPrefix(cond, "!"); ok {
+		if string(j.Status.State.Phase) == p {
+			return fmt.Errorf("the phase was %s", p)
+		}
+		return nil
+	}
+	if cond == "same-uid" {
+		if j.UID != now.UID {
+			return fmt.Errorf("UID %s, not %s", j.UID, now.UID)
+		}
+		return nil
+	}
+	k, v, ok := strings.Cut(cond, "=")
+	n, err := atoi(v)
+	if !ok || err != nil {
+		return fmt.Errorf("unknown condition")
+	}
+	got, ok := map[string]int32{"version": j.Status.Version, "retryCount": j.Status.RetryCount}[k]
+	if !ok {
+		return fmt.Errorf("unknown condition")
+	}
+	if int(got) != n {
+		return fmt.Errorf("%s was %d", k, got)
 	}
 	return nil
 }
