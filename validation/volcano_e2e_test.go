@@ -1,6 +1,7 @@
 package validation_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -27,7 +28,14 @@ func TestVolcanoE2EAdmission(t *testing.T) {
 	if len(cases) == 0 {
 		t.Fatal("no cases")
 	}
+	doc, err := os.ReadFile("../docs/e2e.md")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range cases {
+		if !strings.Contains(string(doc), "| "+c.Suite+" | "+c.ID+" | ") {
+			t.Errorf("docs/e2e.md does not list %s %s", c.Suite, c.ID)
+		}
 		t.Run(c.Name(), func(t *testing.T) {
 			job, err := vcjob.DecodeJob(c.Job)
 			if err != nil {

@@ -47,7 +47,14 @@ func TestVolcanoE2E(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no cases in testdata/e2e: %v", err)
 	}
+	doc, err := os.ReadFile("../../docs/e2e.md")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, path := range files {
+		if !strings.Contains(string(doc), "`"+filepath.Base(path)+"`") {
+			t.Errorf("docs/e2e.md does not list %s", filepath.Base(path))
+		}
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) { playCron(t, path) })
 	}
 }

@@ -193,4 +193,3 @@ func jobNames(jobs []*vcjob.Job) []string {
 	}
 	return out
 }
-

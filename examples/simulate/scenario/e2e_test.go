@@ -25,7 +25,14 @@ func TestVolcanoE2E(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no cases in testdata/e2e")
 	}
+	doc, err := os.ReadFile("../../../docs/e2e.md")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, path := range files {
+		if !strings.Contains(string(doc), "`"+filepath.Base(path)+"`") {
+			t.Errorf("docs/e2e.md does not list %s", filepath.Base(path))
+		}
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
 			playE2E(t, path)
 		})
@@ -124,5 +131,3 @@ func parseCase(text string) (e2eCase, error) {
 	}
 	return c, nil
 }
-
-var _ = os.ReadFile
