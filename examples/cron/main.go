@@ -142,6 +142,12 @@ func (j job) at(now time.Time) *vcjob.Job {
 // run syncs the CronJob from -from to -to, each sync deciding on the jobs
 // as the lister shows them then, and writes the decisions, or the page.
 func run(args []string, stdout, stderr io.Writer) error {
+	return runWatched(args, stdout, stderr, nil)
+}
+
+// runWatched is run, telling watch (when set) the played cluster after
+// each sync.
+func runWatched(args []string, stdout, stderr io.Writer, watch watcher) error {
 	opts, err := parseFlags(args, stderr)
 	if err != nil {
 		return err
@@ -158,14 +164,26 @@ func run(args []string, stdout, stderr io.Writer) error {
 		cj.CreationTimestamp = metav1.NewTime(opts.from) // created when the window opens
 	}
 
+	return playWindow(cj, opts, sched.Location, stdout, watch)
+}
+
+// A watcher is told the played cluster after each sync: the cronjob's
+// status and the jobs as the Job lister shows them (a sync happens at
+// every instant something changes: a run due, a job finishing).
+type watcher func(at time.Time, status vcjob.CronJobStatus, jobs []*vcjob.Job)
+
+// playWindow syncs the cronjob from -from to -to and writes the
+// decisions, or the page, to stdout, telling watch (when set) the
+// cluster after each sync.
+func playWindow(cj *vcjob.CronJob, opts options, zone *time.Location, stdout io.Writer, watch watcher) error {
 	out := stdout
 	var page *timeline.CronWindow
 	if opts.html {
 		out = io.Discard
-		page = &timeline.CronWindow{CronJob: cj.Namespace + "/" + cj.Name, Schedule: cj.Spec.Schedule, Zone: sched.Location,
+		page = &timeline.CronWindow{CronJob: cj.Namespace + "/" + cj.Name, Schedule: cj.Spec.Schedule, Zone: zone,
 			Policy: string(cj.Spec.ConcurrencyPolicy), From: opts.from, To: opts.to}
 	}
-	p := &printer{w: out, zone: sched.Location, page: page}
+	p := &printer{w: out, zone: zone, page: page}
 	p.header(cj)
 	c := &cluster{opts: opts}
 	now := opts.from
@@ -189,6 +207,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		if d.WriteStatus {
 			cj.Status = d.Status
+		}
+		if watch != nil {
+			watch(now, *cj.Status.DeepCopy(), c.listed(now))
 		}
 		next := c.nextSync(now, d)
 		if next.IsZero() {

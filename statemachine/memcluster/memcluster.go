@@ -406,8 +406,12 @@ func (c *Cluster) podGroupName(job *vcjob.Job) string {
 	return name
 }
 
-// PodGroup returns the job's PodGroup state as a lister would see it.
+// PodGroup returns the job's PodGroup state as a lister would see it
+// (none for a nil job: a job that is gone).
 func (c *Cluster) PodGroup(job *vcjob.Job) statemachine.PodGroupState {
+	if job == nil {
+		return statemachine.PodGroupState{}
+	}
 	if pg := c.podGroups[key(job.Namespace, c.podGroupName(job))]; pg != nil {
 		return statemachine.PodGroupState{Exists: true, Phase: pg.Phase, Conditions: pg.Conditions}
 	}
@@ -428,11 +432,12 @@ func (c *Cluster) JobInfo(namespace, name string) (*jobinfo.Info, error) {
 }
 
 // FinishTerminating removes every pod that has a deletionTimestamp and
-// returns their names.
+// no finalizers (an API server keeps the others until their finalizers
+// are gone), and returns their names.
 func (c *Cluster) FinishTerminating() []string {
 	var gone []*corev1.Pod
 	for _, p := range c.pods {
-		if p.DeletionTimestamp != nil {
+		if p.DeletionTimestamp != nil && len(p.Finalizers) == 0 {
 			gone = append(gone, p)
 		}
 	}

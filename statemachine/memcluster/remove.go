@@ -7,7 +7,10 @@ import (
 
 // RemoveJob removes the job namespace/name outright, with the pods it
 // controls and its PodGroup: where a cascading (Foreground) delete ends,
-// its dependents gone before it. Its plugin objects and claims are left.
+// its dependents gone before it. A pod a finalizer holds is not removed
+// but left being deleted (a deletionTimestamp, a Modified change), as an
+// API server keeps it until its finalizers are gone. Its plugin objects
+// and claims are left.
 // With Watch set the removals are recorded for Drain: the pods', the
 // PodGroup's, then the job's (a Deleted change with OldJob). It returns
 // the removed job, or nil when there was none.
@@ -18,6 +21,14 @@ func (c *Cluster) RemoveJob(namespace, name string) *vcjob.Job {
 		return nil
 	}
 	for _, p := range c.Pods(namespace, name) {
+		if len(p.Finalizers) > 0 {
+			if p.DeletionTimestamp == nil {
+				t := c.Now
+				p.DeletionTimestamp = &t
+				c.putPod(p)
+			}
+			continue
+		}
 		c.RemovePod(p.Namespace, p.Name)
 	}
 	for _, pgName := range []string{podgroup.Name(job), podgroup.LegacyName(job)} {

@@ -64,3 +64,28 @@ func TestRemoveJob(t *testing.T) {
 		t.Fatal("removing a missing job did something")
 	}
 }
+
+// A pod a finalizer holds outlives its job, being deleted, and outlives
+// FinishTerminating until the finalizer goes.
+func TestRemoveJobLeavesFinalizedPods(t *testing.T) {
+	c := New(metav1.Now())
+	c.PutJob(&vcjob.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "j", UID: "u1"}})
+	held := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "j-t-0", Finalizers: []string{"hold"},
+		Annotations: map[string]string{vcjob.JobNameKey: "j"}}}
+	c.PutPod(held)
+	c.PutPod(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "j-t-1", Annotations: map[string]string{vcjob.JobNameKey: "j"}}})
+	c.RemoveJob("ns", "j")
+	pods := c.Pods("ns", "j")
+	if len(pods) != 1 || pods[0].Name != "j-t-0" || pods[0].DeletionTimestamp == nil {
+		t.Fatalf("pods %v, want only j-t-0, being deleted", pods)
+	}
+	if gone := c.FinishTerminating(); len(gone) != 0 {
+		t.Fatalf("FinishTerminating removed %v, held by a finalizer", gone)
+	}
+	p := c.Pod("ns", "j-t-0")
+	p.Finalizers = nil
+	c.PutPod(p)
+	if gone := c.FinishTerminating(); len(gone) != 1 {
+		t.Fatalf("FinishTerminating removed %v once the finalizer went", gone)
+	}
+}

@@ -43,6 +43,9 @@ type mode struct {
 	// running (a worker crashed while the rest work on); from the second
 	// try on, Complete applies.
 	FailFirstTry bool
+	// KeepTerminating: pods being deleted are left to the test to finish
+	// (TestVolcanoE2E plays the kubelet's finish as the simulator does).
+	KeepTerminating bool
 }
 
 const simNode = "sim-node-1"
@@ -180,7 +183,7 @@ func (c *cluster) syncPod(ctx context.Context, k simKey) error {
 		return nil
 	}
 	pod := obj.(*corev1.Pod)
-	if pod.DeletionTimestamp != nil {
+	if pod.DeletionTimestamp != nil && !c.mode(pod.Namespace).KeepTerminating {
 		zero := int64(0)
 		err := c.kube.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{GracePeriodSeconds: &zero,
 			Preconditions: &metav1.Preconditions{UID: &pod.UID}})

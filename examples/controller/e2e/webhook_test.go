@@ -71,12 +71,17 @@ func TestWebhooks(t *testing.T) {
 // certificate and installs the configurations for ns only.
 func installWebhooks(t *testing.T, ns string) *envtest.WebhookInstallOptions {
 	t.Helper()
+	return installWebhooksFor(t, &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": ns}})
+}
+
+// installWebhooksFor is installWebhooks for the namespaces only selects.
+func installWebhooksFor(t *testing.T, only *metav1.LabelSelector) *envtest.WebhookInstallOptions {
+	t.Helper()
 	opts := &envtest.WebhookInstallOptions{Paths: []string{"../config/webhook"}, LocalServingHost: "127.0.0.1"}
 	if err := opts.PrepWithoutInstalling(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = opts.Cleanup() })
-	only := &metav1.LabelSelector{MatchLabels: map[string]string{"kubernetes.io/metadata.name": ns}}
 	for _, c := range opts.MutatingWebhooks {
 		for i := range c.Webhooks {
 			c.Webhooks[i].NamespaceSelector = only

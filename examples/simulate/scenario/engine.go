@@ -87,6 +87,8 @@ type sim struct {
 	// hadPods: a command found the job's pods once, so a job without pods
 	// lost them to a kill rather than never got them.
 	hadPods bool
+	// ext is what the scheduler and delete commands keep (scheduler.go).
+	ext extState
 	// failures counts each failed request's requeues since it last
 	// succeeded (the work queue's NumRequeues); retries are the requeued
 	// requests, by due time.
@@ -95,8 +97,9 @@ type sim struct {
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
-// embedder's choice; the job's own annotation applies on top).
-func newSim(job *vcjob.Job, out Observer, sem semantics.Profile) (*sim, error) {
+// embedder's choice; the job's own annotation applies on top), with the
+// claims the options name already there.
+func newSim(job *vcjob.Job, out Observer, sem semantics.Profile, claims ...string) (*sim, error) {
 	s := &sim{ctx: context.Background(), now: Start, out: out}
 	var pods int32
 	for _, t := range job.Spec.Tasks {
@@ -113,6 +116,14 @@ func newSim(job *vcjob.Job, out Observer, sem semantics.Profile) (*sim, error) {
 	// fixed test key, since a simulation needs no real one.
 	reg := plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
 	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg, Semantics: sem}}
+	for _, c := range claims {
+		ns := job.Namespace
+		if ns == "" {
+			ns = metav1.NamespaceDefault // where PutJob puts the job
+		}
+		s.cluster.PutClaim(ns, c)
+	}
+	s.ext.manifest = job.DeepCopy() // for "create" after "delete"
 	// Stored as an API server stores a manifest: in namespace default
 	// when it names none, with a UID and the creation time (a deadline
 	// counts from it).
@@ -127,6 +138,9 @@ func (s *sim) run(c Command) error {
 	s.out.Command(c.Line, c.Text, s.now)
 	if r := s.gc.deleted; r != nil && c.verb != "advance" {
 		return fmt.Errorf("line %d: %q: the job is gone: the garbage collector deleted it at %s", c.Line, c.Text, offset(r.Time))
+	}
+	if done, err := s.runExtra(c); done {
+		return err
 	}
 	switch c.verb {
 	case "finish":
@@ -265,7 +279,7 @@ func (s *sim) change(c Command, p *corev1.Pod) {
 	}
 	p = p.DeepCopy()
 	if p.Spec.NodeName == "" {
-		p.Spec.NodeName = "node-0"
+		p.Spec.NodeName = NodeFor(p)
 	}
 	if len(p.Status.ContainerStatuses) == 0 {
 		for _, ct := range p.Spec.Containers {
@@ -470,6 +484,9 @@ func (s *sim) observe() {
 func (s *sim) summary() string {
 	if s.gc.deleted != nil {
 		return s.deletedSummary()
+	}
+	if s.ext.deletedAt > 0 {
+		return s.userDeletedSummary()
 	}
 	job := s.cluster.Job(s.ns, s.job)
 	st := job.Status

@@ -82,6 +82,9 @@ type Options struct {
 	// under (the job's vcjob.dev/semantics annotation applies on top);
 	// the zero value is Volcano's semantics.
 	Semantics semantics.Profile
+	// Claims are volume claims that exist in the job's namespace before
+	// the job is created (Trace).
+	Claims []string
 }
 
 // RunWith is Run with options.

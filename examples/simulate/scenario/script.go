@@ -49,6 +49,18 @@ const Usage = `scenario commands, one per line (# starts a comment):
   command ACTION        a Command asks for ACTION (AbortJob, ResumeJob, ...)
   scale TASK N          the job is updated: TASK gets N replicas
   pvc NAME              someone creates the volume claim NAME in the job's namespace
+  unschedulable [REASON]
+                        the scheduler cannot place the gang: the PodGroup gets a true
+                        Unschedulable condition and a Warning Unschedulable Event, and its
+                        phase from the pods (Unknown if a pod runs, Running if minMember are
+                        bound, else Pending unless Inqueue); a later "podgroup Inqueue" or
+                        "podgroup Running" places it (condition Scheduled)
+  update FIELD=N...     the job is updated: minAvailable, TASK.replicas, TASK.minAvailable
+  delete [POD...]       the job is deleted: the garbage collector removes its pods and
+                        PodGroup at once, but the pods listed, which a finalizer holds,
+                        being deleted; then only advance, release and create
+  release POD...        the finalizer holding the pods goes (a pod being deleted is gone)
+  create                the deleted job is created again from its manifest (a new UID)
   advance DURATION      time passes (Go duration: 30s, 10m); delayed actions fire,
                         failed requests come back (requeued: 5ms doubling, 15 times),
                         and the garbage collector deletes a finished job whose
@@ -112,7 +124,10 @@ func parseLine(text string) (Command, error) {
 	case "advance":
 		err = c.parseAdvance(args)
 	default:
-		err = fmt.Errorf("unknown command %q\n%s", c.verb, Usage)
+		var ok bool
+		if ok, err = parseExtra(&c, args); !ok {
+			err = fmt.Errorf("unknown command %q\n%s", c.verb, Usage)
+		}
 	}
 	return c, err
 }
