@@ -159,3 +159,83 @@ func TestFinishedPodsOnAdd(t *testing.T) {
 		assert.Equal(t, vcjob.PodPendingEvent, req.Event)
 	})
 }
+
+// Volcano takes a failed pod's exit code from its first container status
+// (volcano#5452); under ExitCodeFirstFailedContainer it is the code of the
+// first container, in the spec's order, that terminated non-zero.
+func TestExitCodeFirstFailedContainer(t *testing.T) {
+	type st struct {
+		name string
+		code *int32 // nil: not terminated
+	}
+	pod := func(spec []string, statuses ...st) *corev1.Pod {
+		p := testPod("j", "w", 0, corev1.PodFailed)
+		for _, n := range spec {
+			p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: n})
+		}
+		for _, s := range statuses {
+			cs := corev1.ContainerStatus{Name: s.name, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
+			if s.code != nil {
+				cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: *s.code}}
+			}
+			p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, cs)
+		}
+		return p
+	}
+	two := []string{"trainer", "sidecar"}
+	on := semantics.Profile{ExitCodeFirstFailedContainer: true}
+	for _, tc := range []struct {
+		name           string
+		pod            *corev1.Pod
+		volcano, fixed int32
+	}{
+		{"one container", pod([]string{"main"}, st{"main", i32(3)}), 3, 3},
+		{"the first container failed", pod(two, st{"trainer", i32(42)}, st{"sidecar", i32(1)}), 42, 42},
+		{"the first exited 0, the second failed", pod(two, st{"trainer", i32(0)}, st{"sidecar", i32(42)}), 0, 42},
+		{"the first still runs, the second failed", pod(two, st{"trainer", nil}, st{"sidecar", i32(7)}), 0, 7},
+		{"statuses out of the spec's order", pod(two, st{"sidecar", i32(1)}, st{"trainer", i32(42)}), 1, 42},
+		{"the spec's first failed container wins", pod([]string{"a", "b", "c"}, st{"a", i32(0)}, st{"b", i32(5)}, st{"c", i32(9)}), 0, 5},
+		{"a status the spec does not name comes last", pod([]string{"a"}, st{"x", i32(8)}, st{"a", i32(0)}), 8, 8},
+		{"all exited 0", pod(two, st{"trainer", i32(0)}, st{"sidecar", i32(0)}), 0, 0},
+		{"no status", pod(two), 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.volcano, cache.ExitCode(tc.pod, semantics.Profile{}), "volcano")
+			assert.Equal(t, tc.fixed, cache.ExitCode(tc.pod, on), "corrected")
+		})
+	}
+
+	// Through the pod handlers: the embedder's profile, the job's
+	// annotation, and a pod first seen failed under finished-pods-on-add.
+	failing := pod(two, st{"trainer", i32(0)}, st{"sidecar", i32(42)})
+	for _, tc := range []struct {
+		name       string
+		base       semantics.Profile
+		annotation string
+		want       int32
+	}{
+		{"volcano", semantics.Profile{}, "", 0},
+		{"the embedder's correction", on, "", 42},
+		{"the job's annotation", semantics.Profile{}, "exit-code-first-failed-container", 42},
+		{"the job asks for Volcano's", semantics.Corrected(), "volcano", 0},
+	} {
+		t.Run("update: "+tc.name, func(t *testing.T) {
+			c := cacheWithJob(t, tc.base, tc.annotation)
+			running := testPod("j", "w", 0, corev1.PodRunning)
+			require.NoError(t, c.AddPod(running))
+			failed := failing.DeepCopy()
+			failed.ResourceVersion = "2"
+			req, ok := c.OnPodUpdate(running, failed)
+			require.True(t, ok)
+			assert.Equal(t, vcjob.PodFailedEvent, req.Event)
+			assert.Equal(t, tc.want, req.ExitCode)
+		})
+	}
+	t.Run("first seen failed", func(t *testing.T) {
+		c := cacheWithJob(t, semantics.Profile{FinishedPodsOnAdd: true, ExitCodeFirstFailedContainer: true}, "")
+		req, ok := c.OnPodAdd(failing)
+		require.True(t, ok)
+		assert.Equal(t, vcjob.PodFailedEvent, req.Event)
+		assert.Equal(t, int32(42), req.ExitCode)
+	})
+}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -74,6 +75,19 @@ func (d Difference) String() string {
 	return fmt.Sprintf("%s %s [%s]: Volcano %s; corrected %s", task, d.Event, d.Switch, d.Volcano, d.Other)
 }
 
+// containerNames names the containers of task's pod template, in order.
+func containerNames(job *vcjob.Job, task string) []string {
+	t := job.Task(task)
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range t.Template.Spec.Containers {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
 // Compare lists, row by row of Explain(job), where the semantics sem
 // decide otherwise than Volcano, and, at the end, the job-wide
 // differences (finished jobs left alone, out-of-sync pods counted once,
@@ -103,6 +117,13 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 		if r.Delay > 0 && sem.DelaysByPodUID && (r.Event == vcjob.PodFailedEvent || r.Event == vcjob.PodEvictedEvent || r.Event == vcjob.PodPendingEvent) {
 			add("delays-by-pod-uid", "the delayed "+string(r.Action)+" is the pod name's: a re-created pod's events cancel it or are dropped as its duplicates",
 				"it is the pod's (its UID): only that pod's events cancel it")
+		}
+		if sem.ExitCodeFirstFailedContainer && r.ExitCode != nil && !r.Unmatched {
+			if names := containerNames(job, r.Task); len(names) > 1 {
+				add("exit-code-first-failed-container",
+					fmt.Sprintf("%s when the first container status (%s) says %d, whichever container failed", r.Action, names[0], *r.ExitCode),
+					fmt.Sprintf("%s when the first of %s, in this order, to exit non-zero exits %d", r.Action, strings.Join(names, ", "), *r.ExitCode))
+			}
 		}
 		if r.Delay == 0 {
 			switch r.Action {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
@@ -40,5 +41,23 @@ func TestCompare(t *testing.T) {
 	if assert.Len(t, one, 1) {
 		assert.Equal(t, "RestartJob (job policy 0 (event))", one[0].Other, "the Unknown policy fires at version 1")
 		assert.Contains(t, one[0].Volcano, "SyncJob")
+	}
+}
+
+// An exit-code policy of a task whose pods have more than one container
+// matches another failure under exit-code-first-failed-container.
+func TestCompareExitCodeFirstFailedContainer(t *testing.T) {
+	j := job([]vcjob.LifecyclePolicy{{ExitCode: code(42), Action: vcjob.RestartPodAction}}, nil)
+	sem := semantics.Profile{ExitCodeFirstFailedContainer: true}
+	assert.Empty(t, policy.Compare(j, sem), "one container: the first is the one that failed")
+
+	j.Spec.Tasks[0].Template.Spec.Containers = []corev1.Container{{Name: "trainer"}, {Name: "sidecar"}}
+	got := policy.Compare(j, sem)
+	if assert.Len(t, got, 1) {
+		assert.Equal(t, "exit-code-first-failed-container", got[0].Switch)
+		assert.Equal(t, "worker", got[0].Task)
+		assert.Equal(t, "PodFailed 42", got[0].Event)
+		assert.Contains(t, got[0].Volcano, "(trainer)")
+		assert.Contains(t, got[0].Other, "trainer, sidecar")
 	}
 }

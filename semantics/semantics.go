@@ -72,6 +72,13 @@ type Profile struct {
 	// terminating count the kill wrote. When the watch loses that move
 	// the job waits for ever, with no pods.
 	PodGroupPhaseOnAdd bool `json:"podGroupPhaseOnAdd,omitempty"`
+	// ExitCodeFirstFailedContainer: a PodFailed request carries the exit
+	// code of the first container, in the pod spec's order, that
+	// terminated with a non-zero code. Volcano reads the first container
+	// status only (volcano#5452): with a sidecar or a second container,
+	// exit-code policies match whatever the first container says, and
+	// none when it exited 0.
+	ExitCodeFirstFailedContainer bool `json:"exitCodeFirstFailedContainer,omitempty"`
 }
 
 // Corrected is the profile with every correction on. The zero Semantics is Volcano's.
@@ -141,6 +148,11 @@ var switches = [...]Switch{
 		Volcano:   "a PodGroup first seen already in a phase (its phase change lost with a cut watch, the relist showing it as new) raises nothing: a job waiting for its PodGroup's admission (Pending, or Restarting after a kill) whose move to Inqueue was lost waits for ever, with no pods",
 		Corrected: "it raises the request its missed phase change would have",
 		field:     func(s *Profile) *bool { return &s.PodGroupPhaseOnAdd }},
+	{Name: "exit-code-first-failed-container", Field: "ExitCodeFirstFailedContainer",
+		Volcano:   "a pod failure's exit code is the first container status's: with a sidecar or a second container, exit-code policies match the wrong code, or none when the first container exited 0",
+		Corrected: "it is the code of the first container, in the pod spec's order, that terminated with a non-zero code",
+		Upstream:  "volcano#5452",
+		field:     func(s *Profile) *bool { return &s.ExitCodeFirstFailedContainer }},
 }
 
 // Switches lists the corrections, in the order String names them.
