@@ -91,7 +91,7 @@ func containerNames(job *vcjob.Job, task string) []string {
 // Compare lists, row by row of Explain(job), where the semantics sem
 // decide otherwise than Volcano, and, at the end, the job-wide
 // differences (finished jobs left alone, out-of-sync pods counted once,
-// pods first seen finished).
+// pods first seen finished, pods of an earlier job of the name).
 // With the zero Semantics it lists nothing.
 func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 	if job == nil || sem.IsVolcano() {
@@ -124,6 +124,11 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 					fmt.Sprintf("%s when the first container status (%s) says %d, whichever container failed", r.Action, names[0], *r.ExitCode),
 					fmt.Sprintf("%s when the first of %s, in this order, to exit non-zero exits %d", r.Action, strings.Join(names, ", "), *r.ExitCode))
 			}
+		}
+		if sem.FailurePolicyBeforeSync && r.Event == vcjob.PodFailedEvent && r.Delay == 0 && r.Action != vcjob.SyncJobAction {
+			add("failure-policy-before-sync",
+				fmt.Sprintf("%s only when the pod's request comes before any sync that counts the failure (after a controller restart the job's sync comes first and may finish the job)", r.Action),
+				fmt.Sprintf("%s also when a sync of the Running job sees the failure first", r.Action))
 		}
 		if r.Delay == 0 {
 			switch r.Action {

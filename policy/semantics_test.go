@@ -61,3 +61,19 @@ func TestCompareExitCodeFirstFailedContainer(t *testing.T) {
 		assert.Contains(t, got[0].Other, "trainer, sidecar")
 	}
 }
+
+// A failure's policy that acts at once is what a sync may pre-empt.
+func TestCompareFailurePolicyBeforeSync(t *testing.T) {
+	j := job([]vcjob.LifecyclePolicy{
+		{Event: vcjob.PodFailedEvent, Action: vcjob.RestartJobAction},
+		{Event: vcjob.PodEvictedEvent, Action: vcjob.RestartJobAction},
+	}, nil)
+	got := policy.Compare(j, semantics.Profile{FailurePolicyBeforeSync: true})
+	if assert.Len(t, got, 1) {
+		assert.Equal(t, "failure-policy-before-sync", got[0].Switch)
+		assert.Contains(t, got[0].Event, "PodFailed")
+		assert.Contains(t, got[0].Volcano, "RestartJob only when")
+	}
+	j = job([]vcjob.LifecyclePolicy{{Event: vcjob.PodFailedEvent, Action: vcjob.RestartJobAction, Timeout: timeout(60e9)}}, nil)
+	assert.Empty(t, policy.Compare(j, semantics.Profile{FailurePolicyBeforeSync: true}), "a policy that waits is left to its request")
+}

@@ -79,6 +79,18 @@ type Profile struct {
 	// exit-code policies match whatever the first container says, and
 	// none when it exited 0.
 	ExitCodeFirstFailedContainer bool `json:"exitCodeFirstFailedContainer,omitempty"`
+	// FailurePolicyBeforeSync: a step asked to sync a Running job whose
+	// cache shows a Failed pod of the job's current version, not
+	// terminating, whose failure the job's policies act on at once, runs
+	// that policy instead of the sync. No step has acted on such a failure
+	// yet: every action but SyncJob takes the job out of Running, or
+	// deletes the pod, or bumps the version. Volcano syncs: the cache
+	// already holds the failure while the pod's own request waits in the
+	// queue (the job's add after a controller restart queues its sync
+	// first), so the sync may count every pod finished and move the job to
+	// Failed or Completed, and the request then finds a finished job and
+	// its policy (RestartJob) never runs (volcano#3967).
+	FailurePolicyBeforeSync bool `json:"failurePolicyBeforeSync,omitempty"`
 }
 
 // Corrected is the profile with every correction on. The zero Semantics is Volcano's.
@@ -153,6 +165,11 @@ var switches = [...]Switch{
 		Corrected: "it is the code of the first container, in the pod spec's order, that terminated with a non-zero code",
 		Upstream:  "volcano#5452",
 		field:     func(s *Profile) *bool { return &s.ExitCodeFirstFailedContainer }},
+	{Name: "failure-policy-before-sync", Field: "FailurePolicyBeforeSync",
+		Volcano:   "a sync of a Running job counts a pod failure whose own request is still queued (after a controller restart, the job's add is synced first): it may finish the job, and the failure's policy (RestartJob) then finds a finished job and never runs",
+		Corrected: "a step asked to sync a Running job runs, instead, the policy of a current pod failure the cache shows and no step acted on",
+		Upstream:  "volcano#3967",
+		field:     func(s *Profile) *bool { return &s.FailurePolicyBeforeSync }},
 }
 
 // Switches lists the corrections, in the order String names them.
