@@ -256,6 +256,7 @@ func (c *Cache) OnJobAddWithPods(job *vcjob.Job) ([]request.Request, error) {
 		}
 		e.info.SetJob(job)
 		e.deleted = false
+		c.dropOtherJobs(e.info)
 		sem := c.Semantics.For(job)
 		if !early || !sem.FinishedPodsOnAdd {
 			return nil

@@ -160,6 +160,11 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 		out = append(out, Difference{Event: "a pod first seen finished", Switch: "finished-pods-on-add",
 			Volcano: "PodPending: its failure or its task's completion is never acted on", Other: "PodFailed with its exit code, or TaskCompleted"})
 	}
+	if sem.CacheByJobUID {
+		out = append(out, Difference{Event: "pods of an earlier job of this name", Switch: "cache-by-job-uid",
+			Volcano: "counted as the job's own once it is created again under the name (a Succeeded one completes its task), and the pods whose names they hold not created until they are gone",
+			Other:   "left out of the job's info, their events never change it"})
+	}
 	if sem.PodGroupPhaseOnAdd {
 		out = append(out, Difference{Event: "a PodGroup first seen in a phase", Switch: "podgroup-phase-on-add",
 			Volcano: "nothing: a job waiting for its PodGroup's admission whose move to Inqueue was lost waits for ever", Other: "the request of the phase change the watch lost"})

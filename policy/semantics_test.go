@@ -32,6 +32,7 @@ func TestCompare(t *testing.T) {
 		"count-finished-after-kill":         {" command AbortJob", " command TerminateJob", " command CompleteJob"},
 		"finished-pods-on-add":              {" a pod first seen finished"},
 		"podgroup-phase-on-add":             {" a PodGroup first seen in a phase"},
+		"cache-by-job-uid":                  {" pods of an earlier job of this name"},
 		"resume-keeps-retries":              {" command ResumeJob"},
 		"leave-finished-jobs":               {" any, once finished"},
 		"out-of-sync-counted-once":          {" sync with an out-of-sync pod"},

@@ -91,6 +91,16 @@ type Profile struct {
 	// Failed or Completed, and the request then finds a finished job and
 	// its policy (RestartJob) never runs (volcano#3967).
 	FailurePolicyBeforeSync bool `json:"failurePolicyBeforeSync,omitempty"`
+	// CacheByJobUID: the cache holds a job's pods by the job's UID: a pod
+	// whose controller is another job of the same namespace and name (one
+	// deleted, its pods still being deleted, a finalizer holding them) is
+	// not filed under the job created again under that name, and its late
+	// events never change the new job's info. Volcano keys its cache by
+	// namespace/name only (volcano#5973): the new job takes over the old
+	// one's entry with its pods, counts them (a Succeeded one completes
+	// the new job's task), and does not create the pods whose names they
+	// hold until they are gone.
+	CacheByJobUID bool `json:"cacheByJobUID,omitempty"`
 }
 
 // Corrected is the profile with every correction on. The zero Semantics is Volcano's.
@@ -170,6 +180,11 @@ var switches = [...]Switch{
 		Corrected: "a step asked to sync a Running job runs, instead, the policy of a current pod failure the cache shows and no step acted on",
 		Upstream:  "volcano#3967",
 		field:     func(s *Profile) *bool { return &s.FailurePolicyBeforeSync }},
+	{Name: "cache-by-job-uid", Field: "CacheByJobUID",
+		Volcano:   "the cache keys jobs by namespace/name: a job deleted and created again takes over the old job's entry, whose pods still being deleted it counts (a Succeeded one completes the new job's task) and whose late events change its info",
+		Corrected: "pods are filed under their job by its UID: the old job's pods and their late events never touch the new job's info",
+		Upstream:  "volcano#5973",
+		field:     func(s *Profile) *bool { return &s.CacheByJobUID }},
 }
 
 // Switches lists the corrections, in the order String names them.
