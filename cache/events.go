@@ -169,7 +169,7 @@ func (c *Cache) OnPodAdd(pod *corev1.Pod) (request.Request, bool) {
 // Failed pod, TaskCompleted for a Succeeded pod whose task is completed,
 // as PodUpdateEvent judges the pod's move there; PodPending otherwise.
 func FinishedPodAddEvent(ji *jobinfo.Info, pod *corev1.Pod) (vcjob.Event, int32) {
-	return finishedPodAddEvent(ji, pod, semantics.Profile{FinishedPodsOnAdd: true})
+	return finishedPodAddEvent(ji, pod, semantics.Profile{})
 }
 
 // finishedPodAddEvent is FinishedPodAddEvent under the semantics sem, which

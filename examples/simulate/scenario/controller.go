@@ -5,6 +5,7 @@ import (
 
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/worker"
 )
 
@@ -46,7 +47,11 @@ func (s *sim) restartController(c Command) error {
 	c2 := cache.New()
 	c2.Semantics = s.cache.Semantics
 	s.cache = c2
-	s.step = &worker.Step{Jobs: c2, Delays: delay.New(), Cluster: s.step.Cluster}
+	// A new Applied too: what the old one remembered (desired PodGroups,
+	// decoded extensions) was the old process's.
+	a := s.step.Cluster
+	s.step = &worker.Step{Jobs: c2, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: a.Applier, Plugins: a.Plugins,
+		Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices, Semantics: a.Semantics, Extensions: a.Extensions}}
 	s.queue, s.retries, s.failures = nil, nil, nil
 	if job := s.cluster.StoredJob(s.ns, s.job); job != nil {
 		if req, ok, _ := s.cache.OnJobAdd(job); ok {
