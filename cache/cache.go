@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/jobinfo"
@@ -24,6 +25,10 @@ var (
 	ErrNotJobPod     = errors.New("not a pod of a vcjob")
 	ErrBadVersion    = errors.New("resourceVersion is not an integer")
 	ErrNoJobInObject = errors.New("nil object")
+	// ErrOtherJob: under semantics.Profile.CacheByJobUID, the pod's
+	// controller is another job of the same namespace and name (an earlier
+	// one, deleted): the cache does not file it under the cached job.
+	ErrOtherJob = errors.New("pod of another job of that name")
 )
 
 // ref names a job; the cache's map is keyed by it rather than by the
@@ -62,8 +67,9 @@ type Cache struct {
 	// Semantics are the embedder's semantics (semantics.Profile), with each
 	// job's semantics.Annotation on top: the requests a PodGroup's
 	// phase change raises carry the job's version under
-	// PodGroupRequestsCurrentVersion. Set it before the cache is used; the
-	// zero value derives requests as Volcano does.
+	// PodGroupRequestsCurrentVersion, and pods are filed by their job's
+	// UID under CacheByJobUID (see also the event handlers). Set it before
+	// the cache is used; the zero value derives requests as Volcano does.
 	Semantics semantics.Profile
 
 	mu   sync.RWMutex
@@ -86,6 +92,7 @@ func (c *Cache) Add(job *vcjob.Job) error {
 		}
 		e.info.SetJob(job)
 		e.deleted = false
+		c.dropOtherJobs(e.info)
 		return nil
 	})
 }
@@ -103,7 +110,13 @@ func (c *Cache) Update(job *vcjob.Job) error {
 		} else if older {
 			return fmt.Errorf("cache: update job %s: resourceVersion %s, cached %s: %w", key, job.ResourceVersion, e.info.Job.ResourceVersion, ErrStale)
 		}
+		replaced := e.info.Job.UID != job.UID
 		e.info.SetJob(job)
+		if replaced {
+			// A relist can show a job created again under the name as an
+			// update of the one it replaced.
+			c.dropOtherJobs(e.info)
+		}
 		return nil
 	})
 }
@@ -118,6 +131,42 @@ func (c *Cache) withJob(job *vcjob.Job, fn func(key ref, e *entry) error) error 
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return fn(key, c.jobs[key])
+}
+
+// otherJob reports whether pod's controller is a job other than job: both
+// UIDs known, and different.
+func otherJob(job *vcjob.Job, pod *corev1.Pod) bool {
+	if job == nil || job.UID == "" {
+		return false
+	}
+	owner := metav1.GetControllerOfNoCopy(pod)
+	return owner != nil && owner.UID != "" && owner.UID != job.UID
+}
+
+// byJobUID reports whether the cache keeps e's pods by its job's UID
+// (semantics.Profile.CacheByJobUID, with the job's annotation): only for
+// a job that is cached and not deleted.
+func (c *Cache) byJobUID(e *entry) bool {
+	return e != nil && e.info.Job != nil && !e.deleted && c.Semantics.For(e.info.Job).CacheByJobUID
+}
+
+// dropOtherJobs takes out of ji, which has just been given its job, the
+// pods of other jobs of that name, under CacheByJobUID: those an earlier
+// job, deleted, left there, and those that came before the job's own
+// add. c.mu must be held.
+func (c *Cache) dropOtherJobs(ji *jobinfo.Info) {
+	if ji.Job == nil || !c.Semantics.For(ji.Job).CacheByJobUID {
+		return
+	}
+	var others []*corev1.Pod
+	for _, pod := range ji.Pods() {
+		if otherJob(ji.Job, pod) {
+			others = append(others, pod)
+		}
+	}
+	for _, pod := range others {
+		ji.DeletePod(pod)
+	}
 }
 
 // olderVersion compares resourceVersions as integers, as Volcano does.
@@ -234,6 +283,10 @@ func (c *Cache) addPod(key ref, pod *corev1.Pod) (*jobinfo.Info, error) {
 		e = &entry{info: &jobinfo.Info{Namespace: key.namespace, Name: key.name}}
 		c.jobs[key] = e
 	}
+	if c.byJobUID(e) && otherJob(e.info.Job, pod) {
+		return e.info, fmt.Errorf("cache: pod %s/%s: controller %s, cached job %s: %w",
+			pod.Namespace, pod.Name, metav1.GetControllerOfNoCopy(pod).UID, e.info.Job.UID, ErrOtherJob)
+	}
 	return e.info, e.info.AddPod(pod)
 }
 
@@ -259,6 +312,10 @@ func (c *Cache) deletePod(pod *corev1.Pod) (held bool, err error) {
 	e := c.jobs[key]
 	if e == nil {
 		return false, fmt.Errorf("cache: delete pod %s/%s: job %s: %w", pod.Namespace, pod.Name, key, ErrNotFound)
+	}
+	if c.byJobUID(e) && otherJob(e.info.Job, pod) {
+		// Another job's pod was never filed under this one.
+		return false, nil
 	}
 	held = e.info.Pod(pod.Annotations[vcjob.TaskSpecKey], pod.Name) != nil
 	e.info.DeletePod(pod)

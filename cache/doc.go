@@ -32,6 +32,10 @@
 //
 // Cache.Semantics (semantics.Profile, with each job's annotation on top)
 // gives PodGroup-driven requests the job's version under
-// PodGroupRequestsCurrentVersion; pod requests carry Disrupted, which the
+// PodGroupRequestsCurrentVersion, takes a failed pod's exit code from its
+// first failed container under ExitCodeFirstFailedContainer (ExitCode),
+// and under CacheByJobUID files a pod under its job only when the job is
+// its controller by UID, so an earlier job of the same name leaves the
+// one created again alone; pod requests carry Disrupted, which the
 // disruptions policy extension reads.
 package cache

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"reflect"
+	"slices"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
@@ -15,6 +16,7 @@ import (
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/semantics"
 )
 
 // PodRequest is the request skeleton for a pod event: ok is false for pods
@@ -63,8 +65,14 @@ func PodAddEvent(pod *corev1.Pod) vcjob.Event {
 
 // PodUpdateEvent is the event of a pod's change from old to new, judged on
 // ji, the job info that already holds new. It returns the exit code of the
-// first container for PodFailed.
+// first container for PodFailed, as Volcano does (ExitCode).
 func PodUpdateEvent(ji *jobinfo.Info, old, new *corev1.Pod) (vcjob.Event, int32) {
+	return podUpdateEvent(ji, old, new, semantics.Profile{})
+}
+
+// podUpdateEvent is PodUpdateEvent under the semantics sem, which choose
+// the exit code a PodFailed carries.
+func podUpdateEvent(ji *jobinfo.Info, old, new *corev1.Pod, sem semantics.Profile) (vcjob.Event, int32) {
 	if old == nil || new == nil || OutOfSync(new) {
 		return vcjob.OutOfSyncEvent, 0
 	}
@@ -72,13 +80,7 @@ func PodUpdateEvent(ji *jobinfo.Info, old, new *corev1.Pod) (vcjob.Event, int32)
 	switch phase := new.Status.Phase; phase {
 	case corev1.PodFailed:
 		if old.Status.Phase != corev1.PodFailed {
-			// Volcano reads only the first container: multi-container pods
-			// report whatever their first container says.
-			var code int32
-			if cs := new.Status.ContainerStatuses; len(cs) > 0 && cs[0].State.Terminated != nil {
-				code = cs[0].State.Terminated.ExitCode
-			}
-			return vcjob.PodFailedEvent, code
+			return vcjob.PodFailedEvent, ExitCode(new, sem)
 		}
 	case corev1.PodSucceeded:
 		if old.Status.Phase != corev1.PodSucceeded && TaskCompleted(ji, task) {
@@ -100,6 +102,42 @@ func PodUpdateEvent(ji *jobinfo.Info, old, new *corev1.Pod) (vcjob.Event, int32)
 	return vcjob.OutOfSyncEvent, 0
 }
 
+// ExitCode is the exit code a failed pod's PodFailed request carries.
+// Volcano reads the first container status only, so with a sidecar or a
+// second container the exit-code policies see whatever the first one says
+// (volcano#5452); 0 when it has not terminated. Under
+// semantics.Profile.ExitCodeFirstFailedContainer it is the code of the
+// first container, in the pod spec's order, that terminated with a non-zero
+// code (statuses the spec does not name come after, in their order), and 0
+// when none did. Init containers are left out in both.
+func ExitCode(pod *corev1.Pod, sem semantics.Profile) int32 {
+	cs := pod.Status.ContainerStatuses
+	if !sem.ExitCodeFirstFailedContainer {
+		if len(cs) > 0 && cs[0].State.Terminated != nil {
+			return cs[0].State.Terminated.ExitCode
+		}
+		return 0
+	}
+	failed := func(s *corev1.ContainerStatus) bool {
+		return s.State.Terminated != nil && s.State.Terminated.ExitCode != 0
+	}
+	// The kubelet keeps statuses in the spec's order, but the API does not
+	// promise it: the spec's order is the one the user wrote.
+	for _, c := range pod.Spec.Containers {
+		for i := range cs {
+			if cs[i].Name == c.Name && failed(&cs[i]) {
+				return cs[i].State.Terminated.ExitCode
+			}
+		}
+	}
+	for i := range cs {
+		if failed(&cs[i]) && !slices.ContainsFunc(pod.Spec.Containers, func(c corev1.Container) bool { return c.Name == cs[i].Name }) {
+			return cs[i].State.Terminated.ExitCode
+		}
+	}
+	return 0
+}
+
 // OnPodAdd caches a new pod and returns its request. Under
 // semantics.Profile.FinishedPodsOnAdd (c.Semantics, or the job's
 // annotation) a pod that arrives finished raises the event its finishing
@@ -113,8 +151,10 @@ func (c *Cache) OnPodAdd(pod *corev1.Pod) (request.Request, bool) {
 	// A pod the cache cannot hold still raises its request, as in Volcano.
 	ji, err := c.addPod(ref{req.Namespace, req.JobName}, pod)
 	req.Event = PodAddEvent(pod)
-	if err == nil && ji.Job != nil && req.Event == vcjob.PodPendingEvent && c.Semantics.For(ji.Job).FinishedPodsOnAdd {
-		req.Event, req.ExitCode = FinishedPodAddEvent(ji, pod)
+	if err == nil && ji.Job != nil && req.Event == vcjob.PodPendingEvent {
+		if sem := c.Semantics.For(ji.Job); sem.FinishedPodsOnAdd {
+			req.Event, req.ExitCode = finishedPodAddEvent(ji, pod, sem)
+		}
 	}
 	c.mu.Unlock()
 	if req.Event == vcjob.PodFailedEvent {
@@ -129,11 +169,17 @@ func (c *Cache) OnPodAdd(pod *corev1.Pod) (request.Request, bool) {
 // Failed pod, TaskCompleted for a Succeeded pod whose task is completed,
 // as PodUpdateEvent judges the pod's move there; PodPending otherwise.
 func FinishedPodAddEvent(ji *jobinfo.Info, pod *corev1.Pod) (vcjob.Event, int32) {
+	return finishedPodAddEvent(ji, pod, semantics.Profile{})
+}
+
+// finishedPodAddEvent is FinishedPodAddEvent under the semantics sem, which
+// choose the exit code a PodFailed carries.
+func finishedPodAddEvent(ji *jobinfo.Info, pod *corev1.Pod, sem semantics.Profile) (vcjob.Event, int32) {
 	if pod.Status.Phase != corev1.PodFailed && pod.Status.Phase != corev1.PodSucceeded {
 		return PodAddEvent(pod), 0
 	}
 	before := corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodPending}}
-	if ev, code := PodUpdateEvent(ji, &before, pod); ev != vcjob.OutOfSyncEvent {
+	if ev, code := podUpdateEvent(ji, &before, pod, sem); ev != vcjob.OutOfSyncEvent {
 		return ev, code
 	}
 	return PodAddEvent(pod), 0
@@ -150,7 +196,7 @@ func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (request.Request, bool) {
 	// checked the annotations podKey would.
 	c.mu.Lock()
 	ji, _ := c.addPod(ref{req.Namespace, req.JobName}, new)
-	req.Event, req.ExitCode = PodUpdateEvent(ji, old, new)
+	req.Event, req.ExitCode = podUpdateEvent(ji, old, new, c.Semantics.For(ji.Job))
 	c.mu.Unlock()
 	if req.Event == vcjob.PodFailedEvent {
 		req.Disrupted = policy.Disrupted(new)
@@ -210,7 +256,9 @@ func (c *Cache) OnJobAddWithPods(job *vcjob.Job) ([]request.Request, error) {
 		}
 		e.info.SetJob(job)
 		e.deleted = false
-		if !early || !c.Semantics.For(job).FinishedPodsOnAdd {
+		c.dropOtherJobs(e.info)
+		sem := c.Semantics.For(job)
+		if !early || !sem.FinishedPodsOnAdd {
 			return nil
 		}
 		for _, pod := range e.info.Pods() {
@@ -218,7 +266,7 @@ func (c *Cache) OnJobAddWithPods(job *vcjob.Job) ([]request.Request, error) {
 			if !ok || OutOfSync(pod) {
 				continue
 			}
-			if req.Event, req.ExitCode = FinishedPodAddEvent(e.info, pod); req.Event == vcjob.PodPendingEvent {
+			if req.Event, req.ExitCode = finishedPodAddEvent(e.info, pod, sem); req.Event == vcjob.PodPendingEvent {
 				continue
 			}
 			if req.Event == vcjob.PodFailedEvent {

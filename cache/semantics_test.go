@@ -2,6 +2,7 @@ package cache_test
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"testing"
 
@@ -157,5 +158,186 @@ func TestFinishedPodsOnAdd(t *testing.T) {
 		req, ok := c.OnPodAdd(pod)
 		require.True(t, ok)
 		assert.Equal(t, vcjob.PodPendingEvent, req.Event)
+	})
+}
+
+// Volcano takes a failed pod's exit code from its first container status
+// (volcano#5452); under ExitCodeFirstFailedContainer it is the code of the
+// first container, in the spec's order, that terminated non-zero.
+func TestExitCodeFirstFailedContainer(t *testing.T) {
+	type st struct {
+		name string
+		code *int32 // nil: not terminated
+	}
+	pod := func(spec []string, statuses ...st) *corev1.Pod {
+		p := testPod("j", "w", 0, corev1.PodFailed)
+		for _, n := range spec {
+			p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: n})
+		}
+		for _, s := range statuses {
+			cs := corev1.ContainerStatus{Name: s.name, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{}}}
+			if s.code != nil {
+				cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: *s.code}}
+			}
+			p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, cs)
+		}
+		return p
+	}
+	two := []string{"trainer", "sidecar"}
+	on := semantics.Profile{ExitCodeFirstFailedContainer: true}
+	for _, tc := range []struct {
+		name           string
+		pod            *corev1.Pod
+		volcano, fixed int32
+	}{
+		{"one container", pod([]string{"main"}, st{"main", i32(3)}), 3, 3},
+		{"the first container failed", pod(two, st{"trainer", i32(42)}, st{"sidecar", i32(1)}), 42, 42},
+		{"the first exited 0, the second failed", pod(two, st{"trainer", i32(0)}, st{"sidecar", i32(42)}), 0, 42},
+		{"the first still runs, the second failed", pod(two, st{"trainer", nil}, st{"sidecar", i32(7)}), 0, 7},
+		{"statuses out of the spec's order", pod(two, st{"sidecar", i32(1)}, st{"trainer", i32(42)}), 1, 42},
+		{"the spec's first failed container wins", pod([]string{"a", "b", "c"}, st{"a", i32(0)}, st{"b", i32(5)}, st{"c", i32(9)}), 0, 5},
+		{"a status the spec does not name comes last", pod([]string{"a"}, st{"x", i32(8)}, st{"a", i32(0)}), 8, 8},
+		{"all exited 0", pod(two, st{"trainer", i32(0)}, st{"sidecar", i32(0)}), 0, 0},
+		{"no status", pod(two), 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.volcano, cache.ExitCode(tc.pod, semantics.Profile{}), "volcano")
+			assert.Equal(t, tc.fixed, cache.ExitCode(tc.pod, on), "corrected")
+		})
+	}
+
+	// Through the pod handlers: the embedder's profile, the job's
+	// annotation, and a pod first seen failed under finished-pods-on-add.
+	failing := pod(two, st{"trainer", i32(0)}, st{"sidecar", i32(42)})
+	for _, tc := range []struct {
+		name       string
+		base       semantics.Profile
+		annotation string
+		want       int32
+	}{
+		{"volcano", semantics.Profile{}, "", 0},
+		{"the embedder's correction", on, "", 42},
+		{"the job's annotation", semantics.Profile{}, "exit-code-first-failed-container", 42},
+		{"the job asks for Volcano's", semantics.Corrected(), "volcano", 0},
+	} {
+		t.Run("update: "+tc.name, func(t *testing.T) {
+			c := cacheWithJob(t, tc.base, tc.annotation)
+			running := testPod("j", "w", 0, corev1.PodRunning)
+			require.NoError(t, c.AddPod(running))
+			failed := failing.DeepCopy()
+			failed.ResourceVersion = "2"
+			req, ok := c.OnPodUpdate(running, failed)
+			require.True(t, ok)
+			assert.Equal(t, vcjob.PodFailedEvent, req.Event)
+			assert.Equal(t, tc.want, req.ExitCode)
+		})
+	}
+	t.Run("first seen failed", func(t *testing.T) {
+		c := cacheWithJob(t, semantics.Profile{FinishedPodsOnAdd: true, ExitCodeFirstFailedContainer: true}, "")
+		req, ok := c.OnPodAdd(failing)
+		require.True(t, ok)
+		assert.Equal(t, vcjob.PodFailedEvent, req.Event)
+		assert.Equal(t, int32(42), req.ExitCode)
+	})
+}
+
+// A job deleted and created again under its name: Volcano's cache, keyed
+// by namespace/name, hands the new job the old one's entry with the pods
+// still being deleted, and their late events change it (volcano#5973).
+// Under CacheByJobUID the old job's pods are never the new job's.
+func TestCacheByJobUID(t *testing.T) {
+	oldJob := testJob("j", "1")
+	newJob := testJob("j", "5")
+	newJob.UID = "uid-j-2"
+	// The old job's worker-0 Succeeded and is being deleted, a finalizer
+	// holding it.
+	held := next(testPod("j", "w", 0, corev1.PodSucceeded), func(p *corev1.Pod) {
+		p.DeletionTimestamp = &metav1.Time{}
+		p.Finalizers = []string{"hold"}
+	})
+	// The new job's worker-1, which it could create (worker-0's name is
+	// taken).
+	mine := func(phase corev1.PodPhase) *corev1.Pod {
+		return next(testPod("j", "w", 1, phase), func(p *corev1.Pod) { p.OwnerReferences[0].UID = newJob.UID })
+	}
+	for _, tc := range []struct {
+		name       string
+		base       semantics.Profile
+		annotation string
+		pods       int // the new job's info, once worker-1 succeeded
+		event      vcjob.Event
+		lateDelete vcjob.Event
+	}{
+		{"volcano: the old pod completes the new job's task", semantics.Profile{}, "", 2, vcjob.TaskCompletedEvent, vcjob.PodEvictedEvent},
+		{"the embedder's correction", semantics.Profile{CacheByJobUID: true}, "", 1, vcjob.OutOfSyncEvent, vcjob.OutOfSyncEvent},
+		{"the new job's annotation", semantics.Profile{}, "cache-by-job-uid", 1, vcjob.OutOfSyncEvent, vcjob.OutOfSyncEvent},
+		{"the new job asks for Volcano's", semantics.Corrected(), "volcano", 2, vcjob.TaskCompletedEvent, vcjob.PodEvictedEvent},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cache.New()
+			c.Semantics = tc.base
+			require.NoError(t, c.Add(oldJob))
+			require.NoError(t, c.AddPod(testPod("j", "w", 0, corev1.PodSucceeded)))
+			_, ok := c.OnPodUpdate(testPod("j", "w", 0, corev1.PodSucceeded), held)
+			require.True(t, ok)
+			require.NoError(t, c.OnJobDelete(oldJob))
+
+			nj := newJob.DeepCopy()
+			if tc.annotation != "" {
+				nj.Annotations = map[string]string{semantics.Annotation: tc.annotation}
+			}
+			_, _, err := c.OnJobAdd(nj)
+			require.NoError(t, err)
+			_, ok = c.OnPodAdd(mine(corev1.PodRunning))
+			require.True(t, ok)
+			req, ok := c.OnPodUpdate(mine(corev1.PodRunning), next(mine(corev1.PodRunning), func(p *corev1.Pod) { p.Status.Phase = corev1.PodSucceeded }))
+			require.True(t, ok)
+			assert.Equal(t, tc.event, req.Event, "worker-1 succeeds: is the task completed?")
+			ji, err := c.Get("ns/j")
+			require.NoError(t, err)
+			assert.Equal(t, tc.pods, ji.PodCount())
+
+			// The finalizer goes: the old pod's delete arrives late.
+			req, ok = c.OnPodDelete(held)
+			require.True(t, ok)
+			assert.Equal(t, tc.lateDelete, req.Event)
+			assert.Equal(t, oldJob.UID, req.JobUID, "the request names the old job: the step syncs the new one")
+			ji, err = c.Get("ns/j")
+			require.NoError(t, err)
+			assert.Equal(t, 1, ji.PodCount(), "the new job's worker-1 is left")
+		})
+	}
+
+	t.Run("pods of another job are refused", func(t *testing.T) {
+		c := cacheWithJob(t, semantics.Profile{CacheByJobUID: true}, "")
+		other := next(testPod("j", "w", 0, corev1.PodRunning), func(p *corev1.Pod) { p.OwnerReferences[0].UID = "uid-old" })
+		assert.ErrorIs(t, c.AddPod(other), cache.ErrOtherJob)
+		assert.False(t, c.HasPod(other))
+		assert.NoError(t, c.AddPod(testPod("j", "w", 1, corev1.PodRunning)), "the job's own")
+	})
+	t.Run("pods that came before their job", func(t *testing.T) {
+		c := cache.New()
+		c.Semantics = semantics.Profile{CacheByJobUID: true}
+		require.NoError(t, c.AddPod(next(testPod("j", "w", 0, corev1.PodRunning), func(p *corev1.Pod) { p.OwnerReferences[0].UID = "uid-old" })))
+		require.NoError(t, c.AddPod(testPod("j", "w", 1, corev1.PodRunning)))
+		_, err := c.OnJobAddWithPods(testJob("j", "1"))
+		require.NoError(t, err)
+		ji, err := c.Get("ns/j")
+		require.NoError(t, err)
+		assert.Equal(t, 1, ji.PodCount(), "only the job's own pod")
+	})
+	t.Run("a relist shows the new job as an update of the old", func(t *testing.T) {
+		c := cacheWithJob(t, semantics.Profile{CacheByJobUID: true}, "")
+		require.NoError(t, c.AddPod(testPod("j", "w", 0, corev1.PodRunning)))
+		replaced := testJob("j", "7")
+		replaced.UID = "uid-j-2"
+		require.NoError(t, c.Update(replaced))
+		ji, err := c.Get("ns/j")
+		require.NoError(t, err)
+		assert.Zero(t, ji.PodCount())
+	})
+	t.Run("pods without an owner UID are filed as before", func(t *testing.T) {
+		c := cacheWithJob(t, semantics.Profile{CacheByJobUID: true}, "")
+		assert.NoError(t, c.AddPod(next(testPod("j", "w", 0, corev1.PodRunning), func(p *corev1.Pod) { p.OwnerReferences[0].UID = "" })))
 	})
 }

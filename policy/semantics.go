@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -74,10 +75,23 @@ func (d Difference) String() string {
 	return fmt.Sprintf("%s %s [%s]: Volcano %s; corrected %s", task, d.Event, d.Switch, d.Volcano, d.Other)
 }
 
+// containerNames names the containers of task's pod template, in order.
+func containerNames(job *vcjob.Job, task string) []string {
+	t := job.Task(task)
+	if t == nil {
+		return nil
+	}
+	var out []string
+	for _, c := range t.Template.Spec.Containers {
+		out = append(out, c.Name)
+	}
+	return out
+}
+
 // Compare lists, row by row of Explain(job), where the semantics sem
 // decide otherwise than Volcano, and, at the end, the job-wide
 // differences (finished jobs left alone, out-of-sync pods counted once,
-// pods first seen finished).
+// pods first seen finished, pods of an earlier job of the name).
 // With the zero Semantics it lists nothing.
 func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 	if job == nil || sem.IsVolcano() {
@@ -103,6 +117,18 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 		if r.Delay > 0 && sem.DelaysByPodUID && (r.Event == vcjob.PodFailedEvent || r.Event == vcjob.PodEvictedEvent || r.Event == vcjob.PodPendingEvent) {
 			add("delays-by-pod-uid", "the delayed "+string(r.Action)+" is the pod name's: a re-created pod's events cancel it or are dropped as its duplicates",
 				"it is the pod's (its UID): only that pod's events cancel it")
+		}
+		if sem.ExitCodeFirstFailedContainer && r.ExitCode != nil && !r.Unmatched {
+			if names := containerNames(job, r.Task); len(names) > 1 {
+				add("exit-code-first-failed-container",
+					fmt.Sprintf("%s when the first container status (%s) says %d, whichever container failed", r.Action, names[0], *r.ExitCode),
+					fmt.Sprintf("%s when the first of %s, in this order, to exit non-zero exits %d", r.Action, strings.Join(names, ", "), *r.ExitCode))
+			}
+		}
+		if sem.FailurePolicyBeforeSync && r.Event == vcjob.PodFailedEvent && r.Delay == 0 && r.Action != vcjob.SyncJobAction {
+			add("failure-policy-before-sync",
+				fmt.Sprintf("%s only when the pod's request comes before any sync that counts the failure (after a controller restart the job's sync comes first and may finish the job)", r.Action),
+				fmt.Sprintf("%s also when a sync of the Running job sees the failure first", r.Action))
 		}
 		if r.Delay == 0 {
 			switch r.Action {
@@ -133,6 +159,11 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 	if sem.FinishedPodsOnAdd {
 		out = append(out, Difference{Event: "a pod first seen finished", Switch: "finished-pods-on-add",
 			Volcano: "PodPending: its failure or its task's completion is never acted on", Other: "PodFailed with its exit code, or TaskCompleted"})
+	}
+	if sem.CacheByJobUID {
+		out = append(out, Difference{Event: "pods of an earlier job of this name", Switch: "cache-by-job-uid",
+			Volcano: "counted as the job's own once it is created again under the name (a Succeeded one completes its task), and the pods whose names they hold not created until they are gone",
+			Other:   "left out of the job's info, their events never change it"})
 	}
 	if sem.PodGroupPhaseOnAdd {
 		out = append(out, Difference{Event: "a PodGroup first seen in a phase", Switch: "podgroup-phase-on-add",

@@ -72,6 +72,35 @@ type Profile struct {
 	// terminating count the kill wrote. When the watch loses that move
 	// the job waits for ever, with no pods.
 	PodGroupPhaseOnAdd bool `json:"podGroupPhaseOnAdd,omitempty"`
+	// ExitCodeFirstFailedContainer: a PodFailed request carries the exit
+	// code of the first container, in the pod spec's order, that
+	// terminated with a non-zero code. Volcano reads the first container
+	// status only (volcano#5452): with a sidecar or a second container,
+	// exit-code policies match whatever the first container says, and
+	// none when it exited 0.
+	ExitCodeFirstFailedContainer bool `json:"exitCodeFirstFailedContainer,omitempty"`
+	// FailurePolicyBeforeSync: a step asked to sync a Running job whose
+	// cache shows a Failed pod of the job's current version, not
+	// terminating, whose failure the job's policies act on at once, runs
+	// that policy instead of the sync. No step has acted on such a failure
+	// yet: every action but SyncJob takes the job out of Running, or
+	// deletes the pod, or bumps the version. Volcano syncs: the cache
+	// already holds the failure while the pod's own request waits in the
+	// queue (the job's add after a controller restart queues its sync
+	// first), so the sync may count every pod finished and move the job to
+	// Failed or Completed, and the request then finds a finished job and
+	// its policy (RestartJob) never runs (volcano#3967).
+	FailurePolicyBeforeSync bool `json:"failurePolicyBeforeSync,omitempty"`
+	// CacheByJobUID: the cache holds a job's pods by the job's UID: a pod
+	// whose controller is another job of the same namespace and name (one
+	// deleted, its pods still being deleted, a finalizer holding them) is
+	// not filed under the job created again under that name, and its late
+	// events never change the new job's info. Volcano keys its cache by
+	// namespace/name only (volcano#5973): the new job takes over the old
+	// one's entry with its pods, counts them (a Succeeded one completes
+	// the new job's task), and does not create the pods whose names they
+	// hold until they are gone.
+	CacheByJobUID bool `json:"cacheByJobUID,omitempty"`
 }
 
 // Corrected is the profile with every correction on. The zero Semantics is Volcano's.
@@ -141,6 +170,21 @@ var switches = [...]Switch{
 		Volcano:   "a PodGroup first seen already in a phase (its phase change lost with a cut watch, the relist showing it as new) raises nothing: a job waiting for its PodGroup's admission (Pending, or Restarting after a kill) whose move to Inqueue was lost waits for ever, with no pods",
 		Corrected: "it raises the request its missed phase change would have",
 		field:     func(s *Profile) *bool { return &s.PodGroupPhaseOnAdd }},
+	{Name: "exit-code-first-failed-container", Field: "ExitCodeFirstFailedContainer",
+		Volcano:   "a pod failure's exit code is the first container status's: with a sidecar or a second container, exit-code policies match the wrong code, or none when the first container exited 0",
+		Corrected: "it is the code of the first container, in the pod spec's order, that terminated with a non-zero code",
+		Upstream:  "volcano#5452",
+		field:     func(s *Profile) *bool { return &s.ExitCodeFirstFailedContainer }},
+	{Name: "failure-policy-before-sync", Field: "FailurePolicyBeforeSync",
+		Volcano:   "a sync of a Running job counts a pod failure whose own request is still queued (after a controller restart, the job's add is synced first): it may finish the job, and the failure's policy (RestartJob) then finds a finished job and never runs",
+		Corrected: "a step asked to sync a Running job runs, instead, the policy of a current pod failure the cache shows and no step acted on",
+		Upstream:  "volcano#3967",
+		field:     func(s *Profile) *bool { return &s.FailurePolicyBeforeSync }},
+	{Name: "cache-by-job-uid", Field: "CacheByJobUID",
+		Volcano:   "the cache keys jobs by namespace/name: a job deleted and created again takes over the old job's entry, whose pods still being deleted it counts (a Succeeded one completes the new job's task) and whose late events change its info",
+		Corrected: "pods are filed under their job by its UID: the old job's pods and their late events never touch the new job's info",
+		Upstream:  "volcano#5973",
+		field:     func(s *Profile) *bool { return &s.CacheByJobUID }},
 }
 
 // Switches lists the corrections, in the order String names them.

@@ -24,6 +24,7 @@ func TestParseSemantics(t *testing.T) {
 		{value: "corrected", want: all},
 		{value: " corrected , -delays-by-pod-uid", want: func() semantics.Profile { s := all; s.DelaysByPodUID = false; return s }()},
 		{value: "resume-keeps-retries", want: semantics.Profile{ResumeKeepsRetries: true}},
+		{value: "exit-code-first-failed-container", want: semantics.Profile{ExitCodeFirstFailedContainer: true}},
 		{base: all, value: "volcano,leave-finished-jobs", want: semantics.Profile{LeaveFinishedJobs: true}},
 		{base: semantics.Profile{AbortWhileRestarting: true}, value: "out-of-sync-counted-once", want: semantics.Profile{AbortWhileRestarting: true, OutOfSyncCountedOnce: true}},
 		{base: all, value: "strict", want: all, err: true},

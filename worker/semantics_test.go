@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/request"
@@ -64,3 +65,70 @@ func TestStepUnderSemantics(t *testing.T) {
 		})
 	}
 }
+
+// Under FailurePolicyBeforeSync a step asked to sync a Running job runs
+// the policy of a pod failure the cache shows and no step acted on
+// (volcano#3967: after a controller restart the job's sync comes before
+// the pod's PodFailed, and under Volcano's semantics finishes the job).
+func TestFailurePolicyBeforeSync(t *testing.T) {
+	on := semantics.Profile{FailurePolicyBeforeSync: true}
+	restartOnFail := []vcjob.LifecyclePolicy{{Event: vcjob.PodFailedEvent, Action: vcjob.RestartJobAction}}
+	for _, tc := range []struct {
+		name     string
+		sem      semantics.Profile
+		policies []vcjob.LifecyclePolicy
+		phase    vcjob.JobPhase      // the job's, before the step
+		pod      func(p *corev1.Pod) // worker-0, failed
+		action   vcjob.Action
+		after    vcjob.JobPhase
+	}{
+		{"volcano: the sync finishes the job", semantics.Profile{}, restartOnFail, vcjob.Running, nil, vcjob.SyncJobAction, vcjob.Failed},
+		{"the failure's RestartJob runs", on, restartOnFail, vcjob.Running, nil, vcjob.RestartJobAction, vcjob.Restarting},
+		{"an exit-code policy", on, []vcjob.LifecyclePolicy{{ExitCode: code(3), Action: vcjob.AbortJobAction}}, vcjob.Running, nil, vcjob.AbortJobAction, vcjob.Aborting},
+		{"no policy for that exit code", on, []vcjob.LifecyclePolicy{{ExitCode: code(4), Action: vcjob.AbortJobAction}}, vcjob.Running, nil, vcjob.SyncJobAction, vcjob.Failed},
+		{"a policy that waits is left to the request", on,
+			[]vcjob.LifecyclePolicy{{Event: vcjob.PodFailedEvent, Action: vcjob.RestartJobAction, Timeout: minutes(1)}}, vcjob.Running, nil, vcjob.SyncJobAction, vcjob.Failed},
+		{"a terminating pod was acted on", on, restartOnFail, vcjob.Running,
+			func(p *corev1.Pod) { p.DeletionTimestamp = &metav1.Time{Time: t0} }, vcjob.SyncJobAction, vcjob.Running},
+		{"a pod of an older version was acted on", on, restartOnFail, vcjob.Running,
+			func(p *corev1.Pod) { p.Annotations[vcjob.JobVersionKey] = "-1" }, vcjob.SyncJobAction, vcjob.Failed},
+		{"a pod of another job", on, restartOnFail, vcjob.Running,
+			func(p *corev1.Pod) { p.OwnerReferences[0].UID = "uid-old" }, vcjob.SyncJobAction, vcjob.Failed},
+		{"a Pending job syncs", on, restartOnFail, vcjob.Pending, nil, vcjob.SyncJobAction, vcjob.Running},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, step := world(t)
+			step.Cluster.Semantics = tc.sem
+			job := c.Job("ns", "j")
+			job.Spec.Tasks[0].Policies = tc.policies
+			job.Status.State.Phase = tc.phase
+			c.PutJob(job)
+			// worker-0 fails with exit code 3, worker-1 succeeds: every
+			// pod has finished, and a sync in Running fails the job.
+			for i, p := range c.Pods("ns", "j") {
+				p.Status.Phase = corev1.PodSucceeded
+				if i == 0 {
+					p.Status.Phase = corev1.PodFailed
+					p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "c", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 3}}}}
+					if tc.pod != nil {
+						tc.pod(p)
+					}
+				}
+				c.PutPod(p)
+			}
+			rec := step.Process(context.Background(), request.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}, t0)
+			require.NoError(t, rec.Err)
+			assert.Equal(t, tc.action, rec.Action)
+			assert.Equal(t, tc.after, c.Job("ns", "j").Status.State.Phase)
+			if tc.action == vcjob.SyncJobAction {
+				assert.Nil(t, rec.FailureFirst)
+			} else if assert.NotNil(t, rec.FailureFirst) {
+				assert.Equal(t, "j-worker-0", rec.FailureFirst.PodName)
+				assert.Equal(t, vcjob.PodFailedEvent, rec.FailureFirst.Event)
+				assert.Equal(t, int32(3), rec.FailureFirst.ExitCode)
+			}
+		})
+	}
+}
+
+func code(c int32) *int32 { return &c }

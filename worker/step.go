@@ -88,6 +88,10 @@ type Record struct {
 	// Escalated: the escalation widened the restart (policy.Stateful).
 	FailJob   bool `json:"failJob,omitempty"`
 	Escalated bool `json:"escalated,omitempty"`
+	// FailureFirst is the pod failure whose policy the step ran instead
+	// of the sync it was asked (semantics.Profile.FailurePolicyBeforeSync):
+	// Rule, Action and Target are that failure's.
+	FailureFirst *request.Request `json:"failureFirst,omitempty"`
 	// Registered is the delayed action registered instead of running;
 	// DelayDropped says the pod already had one for the same action.
 	Registered   *delay.Entry `json:"registered,omitempty"`
@@ -133,8 +137,16 @@ func (s *Step) Process(ctx context.Context, req request.Request, now time.Time) 
 	defer ji.Release()
 	ext := s.Cluster.ExtensionsFor(ji.Job)
 	d := policy.ResolveWith(ji.Job, req, ext)
+	decided := req
+	if d.Action == vcjob.SyncJobAction && d.Delay == 0 {
+		if sem := s.Cluster.Semantics.For(ji.Job); sem.FailurePolicyBeforeSync {
+			if f, fd, ok := unhandledFailure(ji, ext, sem); ok {
+				rec.FailureFirst, decided, d = &f, f, fd
+			}
+		}
+	}
 	if d.Delay == 0 && policy.NeedsHistory(ext) {
-		d = policy.Stateful(ext, s.history(ji.Job), d, req, now)
+		d = policy.Stateful(ext, s.history(ji.Job), d, decided, now)
 		rec.Escalated, rec.FailJob = d.Escalated, d.FailJob
 	}
 	rec.Rule, rec.Action, rec.Target, rec.Delay, rec.KeepRetries = d.Rule, d.Action, d.Target, d.Delay, d.KeepRetries

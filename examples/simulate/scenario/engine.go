@@ -94,6 +94,9 @@ type sim struct {
 	// requests, by due time.
 	failures map[request.Request]int
 	retries  []retry
+	// held: a "controller restart held" left its requests queued for the
+	// next command to handle after its own changes.
+	held bool
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
@@ -133,8 +136,19 @@ func newSim(job *vcjob.Job, out Observer, sem semantics.Profile, claims ...strin
 	return s, s.settle()
 }
 
-// run executes one script command and everything it sets off.
+// run executes one script command and everything it sets off; requests
+// a held restart left queued are handled by the next command at the
+// latest.
 func (s *sim) run(c Command) error {
+	s.held = false
+	if err := s.runCommand(c); err != nil || s.held || len(s.queue) == 0 {
+		return err
+	}
+	return s.settle()
+}
+
+// runCommand executes one script command.
+func (s *sim) runCommand(c Command) error {
 	s.out.Command(c.Line, c.Text, s.now)
 	if r := s.gc.deleted; r != nil && c.verb != "advance" {
 		return fmt.Errorf("line %d: %q: the job is gone: the garbage collector deleted it at %s", c.Line, c.Text, offset(r.Time))
@@ -186,6 +200,8 @@ func (s *sim) run(c Command) error {
 		s.cluster.PutClaim(s.ns, c.word)
 	case "advance":
 		return s.advance(c.d)
+	case "controller":
+		return s.restartController(c)
 	default:
 		pods, err := s.pods(c)
 		if err != nil {
@@ -329,6 +345,12 @@ func (s *sim) change(c Command, p *corev1.Pod) {
 // and handing each requeued request back when the rate limiter does
 // (delayed actions first at the same instant).
 func (s *sim) advance(d time.Duration) error {
+	// Requests a held restart left are handled before time passes.
+	if len(s.queue) > 0 {
+		if err := s.settle(); err != nil {
+			return err
+		}
+	}
 	until := s.now.Add(d)
 	for {
 		next, ok := s.step.Delays.Next()

@@ -11,7 +11,7 @@ func FuzzParse(f *testing.F) {
 		"podgroup Inqueue\nstart all\nfail worker-1 137\n",
 		"advance 10m # comment\n\nscale worker 3\ncommand AbortJob\n",
 		"restart worker-* 2\nadvance 10 minutes\n",
-		"fail\n", "advance -1s\n", "podgroup\tRunning\n", "podgroup Inqueue relisted\n", "\x00\n#",
+		"fail\n", "advance -1s\n", "podgroup\tRunning\n", "podgroup Inqueue relisted\n", "controller restart held\n", "\x00\n#",
 	} {
 		f.Add(seed)
 	}

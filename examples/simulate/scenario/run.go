@@ -101,6 +101,12 @@ func RunWith(job *vcjob.Job, script []Command, o Observer, opts Options) error {
 			return err
 		}
 	}
+	// A held restart as the last command: its requests are handled.
+	if len(s.queue) > 0 {
+		if err := s.settle(); err != nil {
+			return err
+		}
+	}
 	o.End(s.summary())
 	return nil
 }

@@ -124,7 +124,7 @@ func (s *sim) update(c Command) error {
 // run as before (a podgroup command first clears what unschedulable set,
 // once the gang is placed).
 func (s *sim) runExtra(c Command) (done bool, err error) {
-	if s.ext.deletedAt > 0 && c.verb != "advance" && c.verb != "create" && c.verb != "release" {
+	if s.ext.deletedAt > 0 && c.verb != "advance" && c.verb != "create" && c.verb != "release" && c.verb != "controller" {
 		return true, fmt.Errorf("line %d: %q: the job is gone: line %d deleted it (\"create\" creates it again)", c.Line, c.Text, s.ext.deletedAt)
 	}
 	switch c.verb {

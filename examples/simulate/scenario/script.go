@@ -26,6 +26,9 @@ type Command struct {
 	// relisted: the PodGroup's phase change is lost with a cut watch and
 	// the relist shows the PodGroup as new (an add).
 	relisted bool
+	// held: the requests a controller restart's list raises wait for the
+	// next command's changes.
+	held bool
 }
 
 // Usage lists the scenario commands, for errors and -help.
@@ -61,6 +64,12 @@ const Usage = `scenario commands, one per line (# starts a comment):
                         being deleted; then only advance, release and create
   release POD...        the finalizer holding the pods goes (a pod being deleted is gone)
   create                the deleted job is created again from its manifest (a new UID)
+  controller restart [held]
+                        the job controller restarts: its cache, queue, requeues and
+                        delayed actions are lost; the new one lists the job, then its
+                        pods, as adds, and handles what they raise; with held, those
+                        requests wait until the next command's changes have reached
+                        the new cache (a pod that fails as the controller starts)
   advance DURATION      time passes (Go duration: 30s, 10m); delayed actions fire,
                         failed requests come back (requeued: 5ms doubling, 15 times),
                         and the garbage collector deletes a finished job whose
@@ -123,6 +132,8 @@ func parseLine(text string) (Command, error) {
 		}
 	case "advance":
 		err = c.parseAdvance(args)
+	case "controller":
+		err = c.parseController(args)
 	default:
 		var ok bool
 		if ok, err = parseExtra(&c, args); !ok {

@@ -146,10 +146,29 @@ func TestScriptErrorsNameTheLine(t *testing.T) {
 		"command Explode\n":                `line 1: "command Explode": unknown action "Explode"`,
 		"start\n":                          `line 1: "start": start takes one argument, got 0; usage:`,
 		"advance 10 minutes\n":             `line 1: "advance 10 minutes": advance takes one argument, got 2; usage:` + "\n  advance DURATION",
+		"controller\n":                     `line 1: "controller": controller takes 1 to 2 arguments, got 0; usage:` + "\n  controller restart [held]",
+		"controller stop\n":                `line 1: "controller stop": controller: unknown word "stop" (only "restart"); usage:`,
+		"controller restart later\n":       `line 1: "controller restart later": controller restart: unknown word "later" (only "held"); usage:`,
 	} {
 		_, err := Parse(strings.NewReader(script))
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%q: error %v, want it to start with %s", script, err, want)
+		}
+	}
+}
+
+// "controller restart [held]" parses into the verb and its held flag.
+func TestParseControllerRestart(t *testing.T) {
+	cmds, err := Parse(strings.NewReader("controller restart\ncontroller restart held # a pod fails as it starts\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cmds) != 2 {
+		t.Fatalf("%d commands", len(cmds))
+	}
+	for i, want := range []bool{false, true} {
+		if c := cmds[i]; c.verb != "controller" || c.word != "restart" || c.held != want {
+			t.Errorf("line %d: %+v, want controller restart held=%v", c.Line, c, want)
 		}
 	}
 }

@@ -83,6 +83,12 @@ func Trace(job *vcjob.Job, script []Command, o Observer, opts Options) (*expect.
 		steps = append(steps, step)
 		tr.Snapshots[c.Line], tr.Last = s.snapshot(rec), c.Line
 	}
+	if len(s.queue) > 0 {
+		// A held restart as the last command: its requests are handled.
+		if err := s.settle(); err != nil {
+			return tr, steps, err
+		}
+	}
 	o.End(s.summary())
 	return tr, steps, nil
 }

@@ -99,6 +99,9 @@ func (t textTranscript) Record(r worker.Record) {
 		fmt.Fprintf(w, "    skipped  %s\n", r.Skipped)
 		return
 	}
+	if r.FailureFirst != nil {
+		fmt.Fprintf(w, "    failure  %s, in the cache already: its policy runs instead of the sync\n", Describe(*r.FailureFirst))
+	}
 	if r.Fired == nil {
 		fmt.Fprintf(w, "    rule     %s -> %s\n", r.Rule, r.Action)
 	}
