@@ -75,7 +75,7 @@ func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
 	}
 	sort.Slice(v.Pods, func(i, j int) bool { return v.Pods[i].Name < v.Pods[j].Name })
 	v.PodGroup = "none"
-	if pg, found, err := c.applier.findPodGroup(ji.Job); err != nil {
+	if pg, found, err := c.applier.FindPodGroup(ji.Job); err != nil {
 		v.PodGroup = "unreadable: " + err.Error()
 	} else if found {
 		v.PodGroup = string(pg.Status.Phase)
@@ -100,7 +100,7 @@ func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
 		v.Retrying, v.Parked = h.failed.Req.String(), len(h.parked)
 	}
 	v.Waiting = len(s.waiting[key])
-	v.StatusHeld = s.pending[key] != nil
+	v.StatusHeld = s.statuses.Held(key)
 	return v, nil
 }
 

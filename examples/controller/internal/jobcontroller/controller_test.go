@@ -11,9 +11,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
-	jsonpatch "gopkg.in/evanphx/json-patch.v4"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,7 +21,6 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
@@ -323,66 +320,6 @@ func TestStatusConflictIsRequeuedThenTerminates(t *testing.T) {
 	}
 }
 
-func TestDeletePodMarksOutOfSyncThenDeletesWithUID(t *testing.T) {
-	job := newJob(t, vcjob.Running)
-	f := newFixture(t, job)
-	pod := f.putPod(job, 0, corev1.PodRunning)
-	f.kube.ClearActions()
-
-	if err := f.c.applier.DeletePod(context.Background(), pod); err != nil {
-		t.Fatal(err)
-	}
-	acts := f.kube.Actions()
-	if len(acts) != 2 || acts[0].GetVerb() != "patch" || acts[1].GetVerb() != "delete" {
-		t.Fatalf("actions %v, want patch then delete", acts)
-	}
-	if p := string(acts[0].(k8stesting.PatchAction).GetPatch()); !strings.Contains(p, vcjob.PodOutOfSyncKey) {
-		t.Errorf("patch %s does not mark the pod out of sync", p)
-	}
-	if pre := acts[1].(k8stesting.DeleteAction).GetDeleteOptions().Preconditions; pre == nil || pre.UID == nil || *pre.UID != pod.UID {
-		t.Errorf("delete preconditions %+v, want the pod's UID", pre)
-	}
-	// Gone already: NotFound is success.
-	if err := f.c.applier.DeletePod(context.Background(), pod); err != nil {
-		t.Errorf("deleting a missing pod: %v, want nil", err)
-	}
-}
-
-// A failed delete fails the call and is retried on its own with
-// worker.DeleteBackoff until it succeeds.
-func TestDeletePodFailureIsRetriedWithBackoff(t *testing.T) {
-	job := newJob(t, vcjob.Running)
-	f := newFixture(t, job)
-	pod := f.putPod(job, 0, corev1.PodRunning)
-	var deletes atomic.Int32
-	f.kube.PrependReactor("delete", "pods", func(a k8stesting.Action) (bool, runtime.Object, error) {
-		if deletes.Add(1) <= 2 {
-			return true, nil, apierrors.NewServiceUnavailable("try later")
-		}
-		return false, nil, nil
-	})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go f.c.retrier.run(ctx)
-
-	if err := f.c.applier.DeletePod(context.Background(), pod); err == nil {
-		t.Fatal("DeletePod succeeded, want the delete's error")
-	}
-	waitFor(t, 2*time.Second, func() bool {
-		_, err := f.kube.CoreV1().Pods("ns").Get(ctx, pod.Name, metav1.GetOptions{})
-		return apierrors.IsNotFound(err)
-	})
-	if got := deletes.Load(); got != 3 {
-		t.Errorf("%d delete calls, want 3 (the failed one, a failed retry, the retry that worked)", got)
-	}
-	// The retrier counts the delete once it has returned, a moment after
-	// the pod is gone.
-	waitFor(t, 2*time.Second, func() bool {
-		return testutil.ToFloat64(f.c.metrics.DeleteRetries.WithLabelValues("deleted")) == 1 &&
-			testutil.ToFloat64(f.c.metrics.DeleteRetriesPending) == 0
-	})
-}
-
 // A kill whose pod delete fails writes no status and fails the step: the
 // request is requeued.
 func TestKillWithFailingDeleteIsRequeued(t *testing.T) {
@@ -408,117 +345,6 @@ func TestKillWithFailingDeleteIsRequeued(t *testing.T) {
 	}
 	if int(testutil.ToFloat64(f.c.metrics.DeleteRetriesPending)) != 1 {
 		t.Errorf("retrier tracks %d pods, want the one whose delete failed", int(testutil.ToFloat64(f.c.metrics.DeleteRetriesPending)))
-	}
-}
-
-func TestApplyPodGroupCreatesThenUpdatesKeepingUnknownFields(t *testing.T) {
-	job := newJob(t, vcjob.Pending)
-	f := newFixture(t, job)
-	a := f.c.applier
-	desired := podgroup.Desired(job, nil)
-	if err := a.ApplyPodGroup(context.Background(), &desired); err != nil {
-		t.Fatal(err)
-	}
-	live, err := f.vc.PodGroups("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("podgroup not created: %v", err)
-	}
-	if live.Spec.MinMember != 2 {
-		t.Errorf("minMember %d, want 2", live.Spec.MinMember)
-	}
-	// The scheduler's status, as the informer delivers it.
-	live.Status.Phase = podgroup.PhaseRunning
-	live.ResourceVersion = "5"
-	if err := f.vc.Tracker().Update(clients.PodGroupsResource, live, "ns"); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.c.pgStore.Add(live.DeepCopy()); err != nil {
-		t.Fatal(err)
-	}
-	var patches [][]byte
-	f.vc.PrependReactor("patch", "podgroups", func(act k8stesting.Action) (bool, runtime.Object, error) {
-		patches = append(patches, act.(k8stesting.PatchAction).GetPatch())
-		return false, nil, nil
-	})
-
-	// A new job object: the cache holds the old one, never changed in place.
-	job = job.DeepCopy()
-	job.Spec.MinAvailable = 1
-	desired = podgroup.Desired(job, nil)
-	f.vc.ClearActions()
-	if err := a.ApplyPodGroup(context.Background(), &desired); err != nil {
-		t.Fatal(err)
-	}
-	for _, act := range f.vc.Actions() {
-		if act.GetVerb() != "patch" {
-			t.Errorf("unexpected %s of %s", act.GetVerb(), act.GetResource().Resource)
-		}
-	}
-	live, _ = f.vc.PodGroups("ns").Get(context.Background(), podgroup.Name(job), metav1.GetOptions{})
-	if live.Spec.MinMember != 1 {
-		t.Errorf("minMember %d, want 1 after the update", live.Spec.MinMember)
-	}
-	if live.Status.Phase != podgroup.PhaseRunning {
-		t.Error("the update dropped the status")
-	}
-	// The write is one JSON patch, no read before it; on the API server's
-	// object, with a spec field and status conditions this controller does
-	// not know, it changes only minMember, and only at the resourceVersion
-	// the cache saw.
-	if len(patches) != 1 {
-		t.Fatalf("%d patches, want 1", len(patches))
-	}
-	server := `{"metadata":{"name":"x","resourceVersion":"5"},"spec":{"minMember":2,"queue":"default","futureField":"gold","minTaskMember":{"worker":2}},"status":{"phase":"Running","conditions":[{"type":"Scheduled"}]}}`
-	p, err := jsonpatch.DecodePatch(patches[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := p.Apply([]byte(server))
-	if err != nil {
-		t.Fatalf("patch %s: %v", patches[0], err)
-	}
-	for _, want := range []string{`"minMember":1`, `"futureField":"gold"`, `"conditions":[{"type":"Scheduled"}]`, `"queue":"default"`} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("patched object %s lacks %s", out, want)
-		}
-	}
-	if _, err := p.Apply([]byte(strings.Replace(server, `"resourceVersion":"5"`, `"resourceVersion":"6"`, 1))); err == nil {
-		t.Error("the patch applied to a newer object; want its resourceVersion test to fail")
-	}
-
-	state, err := a.PodGroupState(context.Background(), job)
-	if err != nil || !state.Exists || state.Phase != podgroup.PhaseRunning {
-		t.Errorf("PodGroupState = %+v, %v", state, err)
-	}
-	if deleted, err := a.DeletePodGroup(context.Background(), job); err != nil || !deleted {
-		t.Errorf("DeletePodGroup = %v, %v", deleted, err)
-	}
-	if deleted, err := a.DeletePodGroup(context.Background(), job); err != nil || deleted {
-		t.Errorf("DeletePodGroup of a missing one = %v, %v; want false, nil", deleted, err)
-	}
-}
-
-// A kill of a job whose PodGroup is gone from the informer's cache sends
-// no delete: every event of a finished job is a kill.
-func TestDeletePodGroupLooksInTheCacheFirst(t *testing.T) {
-	job := newJob(t, vcjob.Completed)
-	f := newFixture(t, job)
-	f.putPodGroup(job, podgroup.PhaseRunning)
-	a := f.c.applier
-	if deleted, err := a.DeletePodGroup(context.Background(), job); err != nil || !deleted {
-		t.Fatalf("DeletePodGroup = %v, %v; want true", deleted, err)
-	}
-	if err := f.c.pgStore.Delete(&podgroup.PodGroup{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: podgroup.Name(job)}}); err != nil {
-		t.Fatal(err)
-	}
-	f.vc.ClearActions()
-	for range 3 {
-		if deleted, err := a.DeletePodGroup(context.Background(), job); err != nil || deleted {
-			t.Fatalf("DeletePodGroup of an uncached one = %v, %v; want false, nil", deleted, err)
-		}
-	}
-	if acts := f.vc.Actions(); len(acts) != 0 {
-		t.Errorf("%d requests for a PodGroup the cache does not hold, want none: %v", len(acts), acts)
 	}
 }
 
@@ -558,133 +384,21 @@ func TestApplyPodGroupCreatesOnceUntilTheInformerShowsIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.c.deletePodGroup(live) // the informer shows it gone (not in the API: a delete whose event came first)
+	f.c.intake.PodGroups().OnDelete(live) // the informer shows it gone (not in the API: a delete whose event came first)
 	apply(1, "the informer showed it deleted: the lister speaks for it")
 	apply(0, "answered AlreadyExists: it exists")
 
-	clock = clock.Add(a.Expectations.ttl)
+	clock = clock.Add(a.Expectations.TTL())
 	apply(1, "not shown within the ttl: trusted no longer")
 
 	if err := f.c.pgStore.Add(live); err != nil {
 		t.Fatal(err)
 	}
-	f.c.addPodGroup(live, false)
+	f.c.intake.PodGroups().OnAdd(live, false)
 	if a.Expectations.PodGroupCreationExpected(desired.Namespace + "/" + desired.Name) {
 		t.Error("the informer showed the PodGroup, and the record of its create is still kept")
 	}
 	apply(0, "in the lister")
-}
-
-// The legacy PodGroup (named after the job) is still found and updated.
-func TestApplyPodGroupFindsLegacyName(t *testing.T) {
-	job := newJob(t, vcjob.Pending)
-	f := newFixture(t, job)
-	legacy := podgroup.Desired(job, nil)
-	legacy.Name = podgroup.LegacyName(job)
-	legacy.Spec.MinMember = 7
-	if err := f.vc.Tracker().Add(legacy.DeepCopy()); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.c.pgStore.Add(&legacy); err != nil {
-		t.Fatal(err)
-	}
-
-	desired := podgroup.Desired(job, nil)
-	if err := f.c.applier.ApplyPodGroup(context.Background(), &desired); err != nil {
-		t.Fatal(err)
-	}
-	list, _ := f.vc.PodGroups("ns").List(context.Background(), metav1.ListOptions{})
-	if len(list.Items) != 1 || list.Items[0].GetName() != "demo" {
-		t.Fatalf("podgroups %v, want only the legacy one", list.Items)
-	}
-	if mm := list.Items[0].Spec.MinMember; mm != 2 {
-		t.Errorf("legacy minMember %d, want 2", mm)
-	}
-}
-
-func TestApplyObjects(t *testing.T) {
-	job := newJob(t, vcjob.Pending)
-	job.Spec.Plugins = map[string][]string{"svc": nil, "ssh": nil}
-	f := newFixture(t, nil)
-	reg := plugins.NewRegistry(plugins.WithSSHKeys(RSAKeys{}))
-	ps, err := reg.Build(job)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var objs plugins.Objects
-	for _, p := range ps {
-		o, err := p.OnJobAdd(job.DeepCopy())
-		if err != nil {
-			t.Fatal(err)
-		}
-		objs.Apply = append(objs.Apply, o.Apply...)
-	}
-	a := f.c.applier
-	if err := a.ApplyObjects(context.Background(), objs); err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := f.kube.CoreV1().Services("ns").Get(ctx, "demo", metav1.GetOptions{}); err != nil {
-		t.Errorf("service: %v", err)
-	}
-	if _, err := f.kube.CoreV1().ConfigMaps("ns").Get(ctx, "demo-svc", metav1.GetOptions{}); err != nil {
-		t.Errorf("configmap: %v", err)
-	}
-	if _, err := f.kube.NetworkingV1().NetworkPolicies("ns").Get(ctx, "demo", metav1.GetOptions{}); err != nil {
-		t.Errorf("networkpolicy: %v", err)
-	}
-	secret, err := f.kube.CoreV1().Secrets("ns").Get(ctx, "demo-ssh", metav1.GetOptions{})
-	if err != nil {
-		t.Fatalf("secret: %v", err)
-	}
-	if !strings.HasPrefix(string(secret.Data["id_rsa.pub"]), "ssh-rsa ") {
-		t.Errorf("public key %q is not in authorized_keys form", secret.Data["id_rsa.pub"])
-	}
-
-	// Applying again (new keys from the key source) keeps the Secret.
-	var again plugins.Objects
-	for _, p := range ps {
-		o, _ := p.OnJobAdd(job.DeepCopy())
-		again.Apply = append(again.Apply, o.Apply...)
-	}
-	if err := a.ApplyObjects(context.Background(), again); err != nil {
-		t.Fatalf("second apply: %v", err)
-	}
-	kept, _ := f.kube.CoreV1().Secrets("ns").Get(ctx, "demo-ssh", metav1.GetOptions{})
-	if string(kept.Data["id_rsa"]) != string(secret.Data["id_rsa"]) {
-		t.Error("the ssh Secret was rewritten with new keys")
-	}
-
-	del := plugins.Objects{Delete: []plugins.ObjectRef{
-		{APIVersion: "v1", Kind: "Service", Namespace: "ns", Name: "demo"},
-		{APIVersion: "v1", Kind: "Service", Namespace: "ns", Name: "never-existed"},
-	}}
-	if err := a.ApplyObjects(context.Background(), del); err != nil {
-		t.Fatalf("delete: %v", err)
-	}
-	if _, err := f.kube.CoreV1().Services("ns").Get(ctx, "demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-		t.Errorf("service still there: %v", err)
-	}
-}
-
-func TestEnsureClaim(t *testing.T) {
-	job := newJob(t, vcjob.Pending)
-	f := newFixture(t, nil)
-	a := f.c.applier
-	if err := a.EnsureClaim(context.Background(), job, statemachine.Claim{Name: "data"}); err == nil {
-		t.Error("a missing claim without a spec must be an error")
-	}
-	spec := &corev1.PersistentVolumeClaimSpec{AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce}}
-	if err := a.EnsureClaim(context.Background(), job, statemachine.Claim{Name: "data", Spec: spec}); err != nil {
-		t.Fatal(err)
-	}
-	pvc, err := f.kube.CoreV1().PersistentVolumeClaims("ns").Get(context.Background(), "data", metav1.GetOptions{})
-	if err != nil || metav1.GetControllerOf(pvc) == nil || metav1.GetControllerOf(pvc).Name != "demo" {
-		t.Fatalf("claim %v, %v: want one owned by the job", pvc, err)
-	}
-	if err := a.EnsureClaim(context.Background(), job, statemachine.Claim{Name: "data"}); err != nil {
-		t.Errorf("existing claim: %v", err)
-	}
 }
 
 func TestCommandIsDeletedThenQueued(t *testing.T) {
@@ -700,7 +414,7 @@ func TestCommandIsDeletedThenQueued(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if err := f.c.takeCommand(context.Background(), "ns/abort-demo"); err != nil {
+	if err := f.c.intake.TakeCommand(context.Background(), "ns/abort-demo"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.vc.Commands("ns").Get(context.Background(), "abort-demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
@@ -711,7 +425,7 @@ func TestCommandIsDeletedThenQueued(t *testing.T) {
 		t.Errorf("queued %+v, want the command's AbortJob", it.Req)
 	}
 	// Taken by someone else already: nothing is queued, no error.
-	if err := f.c.takeCommand(context.Background(), "ns/abort-demo"); err != nil {
+	if err := f.c.intake.TakeCommand(context.Background(), "ns/abort-demo"); err != nil {
 		t.Errorf("second take: %v", err)
 	}
 }
@@ -786,7 +500,7 @@ func TestInvalidJobIsAdmittedOnceFixed(t *testing.T) {
 	f := newFixture(t, nil)
 	invalid := newJob(t, "")
 	invalid.Spec.MinAvailable = -1
-	f.c.addJob(invalid)
+	f.c.intake.Jobs().OnAdd(invalid, false)
 	if f.c.jobs.Has("ns/demo") || testutil.ToFloat64(f.c.metrics.InvalidJobs) != 1 {
 		t.Fatalf("an invalid job was cached (or not counted: %v)", testutil.ToFloat64(f.c.metrics.InvalidJobs))
 	}
@@ -795,83 +509,11 @@ func TestInvalidJobIsAdmittedOnceFixed(t *testing.T) {
 	}
 	fixed := newJob(t, "")
 	fixed.ResourceVersion = "2"
-	f.c.updateJob(invalid, fixed)
+	f.c.intake.Jobs().OnUpdate(invalid, fixed)
 	if !f.c.jobs.Has("ns/demo") {
 		t.Fatal("the fixed job was not cached")
 	}
 	if it, _ := f.c.shards[0].queue.Get(); it.Req.JobName != "demo" {
 		t.Errorf("queued %+v, want the job's request", it.Req)
-	}
-}
-
-// A status equal to the job's own is not sent (the API server would change
-// nothing); a different one is.
-func TestUnchangedStatusIsNotWritten(t *testing.T) {
-	job := newJob(t, vcjob.Completed)
-	f := newFixture(t, job)
-	f.vc.ClearActions()
-	same := job.Status.DeepCopy()
-	if err := f.c.applier.UpdateStatus(context.Background(), job, same); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(f.vc.Actions()); n != 0 {
-		t.Errorf("%d requests for an unchanged status, want none", n)
-	}
-	if got := testutil.ToFloat64(f.c.metrics.StatusWritesSkipped); got != 1 {
-		t.Errorf("skipped writes = %v, want 1", got)
-	}
-	changed := job.Status.DeepCopy()
-	changed.Succeeded = 2
-	if err := f.c.applier.UpdateStatus(context.Background(), job, changed); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(f.writes()); n != 1 {
-		t.Errorf("%d status writes for a changed status, want 1", n)
-	}
-}
-
-// statusEqual is equality.Semantic.DeepEqual with the cheap fields first:
-// it must agree with it on every pair.
-func TestStatusEqualAgreesWithSemanticDeepEqual(t *testing.T) {
-	now := metav1.NewTime(time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC))
-	later := metav1.NewTime(now.Add(time.Second))
-	base := func() *vcjob.JobStatus {
-		return &vcjob.JobStatus{State: vcjob.JobState{Phase: vcjob.Running, LastTransitionTime: now}, MinAvailable: 2,
-			Running: 2, Version: 3, RetryCount: 1,
-			Conditions:      []vcjob.JobCondition{{Status: vcjob.Running, LastTransitionTime: &now}},
-			TaskStatusCount: map[string]vcjob.TaskState{"worker": {Phase: map[corev1.PodPhase]int32{corev1.PodRunning: 2}}}}
-	}
-	for name, change := range map[string]func(s *vcjob.JobStatus){
-		"same":         func(*vcjob.JobStatus) {},
-		"phase":        func(s *vcjob.JobStatus) { s.State.Phase = vcjob.Completed },
-		"version":      func(s *vcjob.JobStatus) { s.Version++ },
-		"retry count":  func(s *vcjob.JobStatus) { s.RetryCount++ },
-		"a count":      func(s *vcjob.JobStatus) { s.Succeeded++ },
-		"minAvailable": func(s *vcjob.JobStatus) { s.MinAvailable++ },
-		"a condition more": func(s *vcjob.JobStatus) {
-			s.Conditions = append(s.Conditions, vcjob.JobCondition{Status: vcjob.Completed})
-		},
-		"a condition's time": func(s *vcjob.JobStatus) {
-			s.Conditions = []vcjob.JobCondition{{Status: vcjob.Running, LastTransitionTime: &later}}
-		},
-		"the state's time": func(s *vcjob.JobStatus) { s.State.LastTransitionTime = later },
-		"the same time elsewhere": func(s *vcjob.JobStatus) {
-			t := metav1.NewTime(now.In(time.FixedZone("x", 3600)))
-			s.State.LastTransitionTime = t
-		},
-		"a task count":             func(s *vcjob.JobStatus) { s.TaskStatusCount["worker"].Phase[corev1.PodRunning] = 1 },
-		"no task counts":           func(s *vcjob.JobStatus) { s.TaskStatusCount = nil },
-		"a reason":                 func(s *vcjob.JobStatus) { s.State.Reason = "why" },
-		"empty, not nil, controls": func(s *vcjob.JobStatus) { s.ControlledResources = map[string]string{} },
-	} {
-		a, b := base(), base()
-		change(b)
-		if got, want := statusEqual(a, b), equality.Semantic.DeepEqual(a, b); got != want {
-			t.Errorf("%s: statusEqual = %v, Semantic.DeepEqual = %v", name, got, want)
-		}
-	}
-	empty := &vcjob.JobStatus{}
-	if !statusEqual(empty, &vcjob.JobStatus{Conditions: []vcjob.JobCondition{}}) {
-		t.Error("no conditions and an empty list: statusEqual says different")
 	}
 }
