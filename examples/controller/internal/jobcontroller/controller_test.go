@@ -401,35 +401,6 @@ func TestApplyPodGroupCreatesOnceUntilTheInformerShowsIt(t *testing.T) {
 	apply(0, "in the lister")
 }
 
-func TestCommandIsDeletedThenQueued(t *testing.T) {
-	job := newJob(t, vcjob.Running)
-	f := newFixture(t, job)
-	cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "abort-demo", UID: "cmd-uid"},
-		Action:       string(vcjob.AbortJobAction),
-		TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: "demo", UID: "job-uid"}}
-	if err := f.vc.Tracker().Add(cmd.DeepCopy()); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.c.cmdStore.Add(cmd); err != nil {
-		t.Fatal(err)
-	}
-
-	if err := f.c.intake.TakeCommand(context.Background(), "ns/abort-demo"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.vc.Commands("ns").Get(context.Background(), "abort-demo", metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-		t.Errorf("command not deleted: %v", err)
-	}
-	it, _ := f.c.shards[0].queue.Get()
-	if it.Req.Action != vcjob.AbortJobAction || it.Req.Event != vcjob.CommandIssuedEvent || it.Req.JobName != "demo" {
-		t.Errorf("queued %+v, want the command's AbortJob", it.Req)
-	}
-	// Taken by someone else already: nothing is queued, no error.
-	if err := f.c.intake.TakeCommand(context.Background(), "ns/abort-demo"); err != nil {
-		t.Errorf("second take: %v", err)
-	}
-}
-
 // A PodPending policy with a timeout registers a delayed action on the
 // worker; the worker's timer fires it on the worker's own goroutine.
 func TestDelayedActionFiresOnTheWorker(t *testing.T) {
@@ -491,29 +462,5 @@ func waitFor(t *testing.T, d time.Duration, cond func() bool) {
 			t.Fatal("condition not met in time")
 		}
 		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// A job refused as invalid when added is judged again when it is updated:
-// once valid it is cached and its request queued.
-func TestInvalidJobIsAdmittedOnceFixed(t *testing.T) {
-	f := newFixture(t, nil)
-	invalid := newJob(t, "")
-	invalid.Spec.MinAvailable = -1
-	f.c.intake.Jobs().OnAdd(invalid, false)
-	if f.c.jobs.Has("ns/demo") || testutil.ToFloat64(f.c.metrics.InvalidJobs) != 1 {
-		t.Fatalf("an invalid job was cached (or not counted: %v)", testutil.ToFloat64(f.c.metrics.InvalidJobs))
-	}
-	if n := f.c.shards[0].queue.Len(); n != 0 {
-		t.Fatalf("an invalid job queued %d requests", n)
-	}
-	fixed := newJob(t, "")
-	fixed.ResourceVersion = "2"
-	f.c.intake.Jobs().OnUpdate(invalid, fixed)
-	if !f.c.jobs.Has("ns/demo") {
-		t.Fatal("the fixed job was not cached")
-	}
-	if it, _ := f.c.shards[0].queue.Get(); it.Req.JobName != "demo" {
-		t.Errorf("queued %+v, want the job's request", it.Req)
 	}
 }

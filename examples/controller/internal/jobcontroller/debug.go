@@ -105,7 +105,7 @@ func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
 }
 
 // JobViewHandler serves ViewJob as JSON for ?job=namespace/name (404 for
-// a job the cache does not hold). main.go mounts it with the profiling
+// a job the cache does not hold). internal/app mounts it with the profiling
 // endpoints, at /debug/vcjob/job.
 func (c *Controller) JobViewHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
