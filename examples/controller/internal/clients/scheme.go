@@ -3,7 +3,9 @@
 // typed clients of Volcano's resources on that scheme registration
 // (client-go's generic gentype clients, as generated clientsets use), a
 // shared informer factory for them, the shared informer factories of
-// built-in kinds, and the REST configuration all of them share.
+// built-in kinds, the REST configuration all of them share, and Volcano's
+// queue rules read from an informer on its Queues (Queues, for
+// --queue-checks).
 package clients
 
 import (

@@ -20,8 +20,11 @@ import (
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/semantics"
 
+	"github.com/vcjob/vcjob/examples/controller/internal/applier"
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	"github.com/vcjob/vcjob/examples/controller/internal/events"
+	"github.com/vcjob/vcjob/examples/controller/internal/expectations"
+	"github.com/vcjob/vcjob/examples/controller/internal/intake"
 	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 )
 
@@ -60,10 +63,10 @@ type Config struct {
 	// Queues, when set, gives validation Volcano's queue rules (a job's
 	// queue exists, is Open, is a leaf and is not root); the controller
 	// runs its informer. nil skips them, as validation does by default.
-	Queues *Queues
+	Queues *clients.Queues
 	// CoalesceStatus holds back the status writes of finished jobs and
 	// those that only move pod counts, and sends the last of them after
-	// StatusHold (coalesce.go). Off, every step writes its status, as
+	// StatusHold (package coalesce). Off, every step writes its status, as
 	// Volcano's controller does.
 	CoalesceStatus bool
 	// StatusHold is how long a held-back status waits before it is sent;
@@ -93,12 +96,12 @@ type Controller struct {
 	metrics      *metrics.Metrics
 	events       *events.Recorder
 	jobs         *jobcache.Cache
-	applier      *Applier
-	expectations *expectations
+	applier      *applier.Applier
+	expectations *expectations.Expectations
 	plugins      *plugins.Registry
 	shards       []*shard
-	retrier      *deleteRetrier
-	commands     workqueue.TypedRateLimitingInterface[string]
+	retrier      *applier.DeleteRetrier
+	intake       *intake.Handlers
 
 	pods     corelisters.PodLister
 	jobStore cache.Indexer
@@ -116,20 +119,18 @@ func New(cfg Config) (*Controller, error) {
 	}
 	cfg = withDefaults(cfg)
 	c := &Controller{cfg: cfg, metrics: cfg.Metrics, jobs: jobcache.New(),
-		expectations: newExpectations(cfg.Now),
+		expectations: expectations.New(cfg.Now),
 		plugins:      plugins.NewRegistry(plugins.WithSSHKeys(cfg.SSHKeys)),
-		commands: workqueue.NewTypedRateLimitingQueueWithConfig(workqueue.DefaultTypedControllerRateLimiter[string](),
-			workqueue.TypedRateLimitingQueueConfig[string]{Name: "commands", MetricsProvider: cfg.Metrics.Workqueue()}),
 	}
 	c.jobs.Semantics = cfg.Semantics
 	c.events = events.For(cfg.Events, cfg.Metrics, "job")
 	if err := c.registerHandlers(); err != nil {
 		return nil, err
 	}
-	c.applier = &Applier{Kube: cfg.Kube, Volcano: cfg.Volcano, Metrics: c.metrics, PodGroups: c.podGroup,
+	c.applier = &applier.Applier{Kube: cfg.Kube, Volcano: cfg.Volcano, Metrics: c.metrics, PodGroups: c.podGroup,
 		Expectations: c.expectations, StatusWritten: c.statusWritten,
 		Satisfied: func(job string) { c.wake(job, true) }}
-	c.retrier = newDeleteRetrier(c.pods, c.applier.deletePod, c.metrics)
+	c.retrier = applier.NewDeleteRetrier(c.pods, c.applier)
 	c.applier.DeleteFailed = c.retrier.Failed
 	for i := range cfg.Workers {
 		c.shards = append(c.shards, newShard(i, c))
@@ -151,7 +152,7 @@ func withDefaults(cfg Config) Config {
 		cfg.Metrics = metrics.New()
 	}
 	if cfg.SSHKeys == nil {
-		cfg.SSHKeys = RSAKeys{}
+		cfg.SSHKeys = applier.RSAKeys{}
 	}
 	if cfg.PodInformers == nil {
 		cfg.PodInformers = clients.NewJobPodInformerFactory(cfg.Kube, 0)
@@ -195,8 +196,8 @@ func (c *Controller) Run(ctx context.Context) error {
 	for _, s := range c.shards {
 		wg.Go(func() { s.run(ctx) })
 	}
-	wg.Go(func() { c.retrier.run(ctx) })
-	wg.Go(func() { c.runCommands(ctx) })
+	wg.Go(func() { c.retrier.Run(ctx) })
+	wg.Go(func() { c.intake.RunCommands(ctx) })
 	wg.Go(func() { c.gc(ctx) })
 
 	<-ctx.Done()
@@ -211,7 +212,7 @@ func (c *Controller) shutdownQueues() {
 	for _, s := range c.shards {
 		s.queue.ShutDown()
 	}
-	c.commands.ShutDown()
+	c.intake.ShutDown()
 }
 
 func (c *Controller) now() time.Time { return c.cfg.Now() }

@@ -75,7 +75,7 @@ func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
 	}
 	sort.Slice(v.Pods, func(i, j int) bool { return v.Pods[i].Name < v.Pods[j].Name })
 	v.PodGroup = "none"
-	if pg, found, err := c.applier.findPodGroup(ji.Job); err != nil {
+	if pg, found, err := c.applier.FindPodGroup(ji.Job); err != nil {
 		v.PodGroup = "unreadable: " + err.Error()
 	} else if found {
 		v.PodGroup = string(pg.Status.Phase)
@@ -100,12 +100,12 @@ func (c *Controller) ViewJob(namespace, name string) (JobView, error) {
 		v.Retrying, v.Parked = h.failed.Req.String(), len(h.parked)
 	}
 	v.Waiting = len(s.waiting[key])
-	v.StatusHeld = s.pending[key] != nil
+	v.StatusHeld = s.statuses.Held(key)
 	return v, nil
 }
 
 // JobViewHandler serves ViewJob as JSON for ?job=namespace/name (404 for
-// a job the cache does not hold). main.go mounts it with the profiling
+// a job the cache does not hold). internal/app mounts it with the profiling
 // endpoints, at /debug/vcjob/job.
 func (c *Controller) JobViewHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -1,6 +1,7 @@
 package jobcontroller
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -96,7 +97,10 @@ func TestJobViewHandler(t *testing.T) {
 	failed := item{Kind: kindRequest, Req: request.Request{Namespace: "ns", JobName: "j", Event: vcjob.OutOfSyncEvent}}
 	s.held = map[string]*heldJob{"ns/j": {failed: failed, parked: []item{{Kind: kindRequest}, {Kind: kindRequest}}}}
 	s.waiting = map[string][]item{"ns/j": {{Kind: kindRequest}}}
-	s.pending = map[string]*pendingStatus{"ns/j": {job: job}}
+	// A status that only moves counts, held back by the worker's Applier.
+	held := job.Status.DeepCopy()
+	held.Terminating = 0
+	require.NoError(t, s.statuses.Applier().UpdateStatus(context.Background(), job.DeepCopy(), held))
 	v, err = c.ViewJob("ns", "j")
 	require.NoError(t, err)
 	assert.Equal(t, failed.Req.String(), v.Retrying)

@@ -21,9 +21,9 @@ func (s *shard) fireDue(ctx context.Context) {
 			h.parked = append(h.parked, item{Kind: kindRequest, Req: req})
 			continue
 		}
-		s.overlay(e.Request.Namespace, e.Request.JobName)
+		s.statuses.Overlay(e.Request.Namespace, e.Request.JobName)
 		rec := s.fire(ctx, e, now)
-		clear(s.flushed)
+		s.statuses.NextItem()
 		if rec.Err != nil {
 			req := e.Request
 			req.Action = e.Action

@@ -1,28 +1,20 @@
-// Package jobcontroller is the Volcano Job controller on client-go: event
-// handlers on shared informers feed vcjob's cache, which turns cluster
-// changes into requests; the requests are sharded by job over workers,
-// each running vcjob's processing step (worker.Step) with its own delay
-// queue; an Applier writes what the steps decide through the typed
-// clients.
+// Package jobcontroller is the Volcano Job controller on client-go: it
+// takes its informers from the shared factories, feeds their events to
+// vcjob's cache through package intake, shards the requests by job over
+// workers, each running vcjob's processing step (worker.Step) with its own
+// delay queue, and writes what the steps decide through package applier.
 //
 // Where things are:
 //
 //	controller.go   Config, New, Run, cache GC
-//	informers.go    the informers taken from the shared factories, lookups
-//	handlers.go     event handlers (jobs, pods, PodGroups)
-//	commands.go     Commands: taken (deleted) first, then queued
+//	informers.go    the informers, their handlers (intake), lookups, routing to workers
 //	shard.go        one worker: its queue and the items it handles
 //	step.go         every call into the library's processing step
-//	retries.go      failed requests: requeue, give up, ordered retries
+//	retries.go      failed requests: requeue, give up, ordered retries; waiting for created pods
 //	delayed.go      the worker's delayed actions and their timer
-//	expectations.go the controller's own writes not yet observed
-//	applier.go      statemachine.Applier: pods.go, podgroups.go,
-//	                objects.go (plugin objects, claims), status.go
-//	coalesce.go     held-back status writes (--coalesce-status)
-//	deleteretry.go  failed pod deletes retried with backoff
+//	statuses.go     the flush items of held-back status writes (package coalesce)
 //	debug.go        the controller's view of one job (/debug/vcjob/job)
-//	queues.go       Volcano's queue rules for validation (--queue-checks)
-//	sshkeys.go      the ssh plugin's key source
+//	events.go       the Kubernetes Events of steps and Commands
 //
 //	c, err := jobcontroller.New(jobcontroller.Config{Kube: set.Kube, Volcano: set.Volcano,
 //		PodInformers: pods, KubeInformers: kube, VolcanoInformers: volcano, Workers: 3, MaxRequeue: 15})

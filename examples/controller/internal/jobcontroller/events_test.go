@@ -72,7 +72,7 @@ func TestEventsRecorded(t *testing.T) {
 	if err := f.c.cmdStore.Add(cmd); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.c.takeCommand(context.Background(), "ns/resume-demo"); err != nil {
+	if err := f.c.intake.TakeCommand(context.Background(), "ns/resume-demo"); err != nil {
 		t.Fatal(err)
 	}
 	want := "Normal CommandIssued Start to execute command ResumeJob, and clean it up to make sure executed not more than once." + on

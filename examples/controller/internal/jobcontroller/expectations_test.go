@@ -40,14 +40,14 @@ func TestCreatePodNotSentTwiceBeforeItsEvent(t *testing.T) {
 	if n := creates(); n != 2 {
 		t.Errorf("%d creates after the trust ran out, want 2 (AlreadyExists is success)", n)
 	}
-	f.c.addPod(pod) // its add event: a step may still hold an older snapshot
+	f.c.intake.Pods().OnAdd(pod, false) // its add event: a step may still hold an older snapshot
 	if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
 	if n := creates(); n != 2 {
 		t.Errorf("%d creates after the pod's add event, want still 2", n)
 	}
-	f.c.deletePod(pod) // gone: the next create is a new pod's
+	f.c.intake.Pods().OnDelete(pod) // gone: the next create is a new pod's
 	if err := f.c.applier.CreatePod(context.Background(), pod.DeepCopy()); err != nil {
 		t.Fatal(err)
 	}
@@ -81,8 +81,8 @@ func TestDeletePodGroupOnceBeforeItsEvent(t *testing.T) {
 	if !ok {
 		t.Fatal("PodGroup not in the store")
 	}
-	f.c.deletePodGroup(obj)
-	if len(f.c.expectations.podGroupDeletes) != 0 {
+	f.c.intake.PodGroups().OnDelete(obj)
+	if f.c.expectations.PodGroupDeletionExpected("pg-uid") {
 		t.Error("the deleted PodGroup is still remembered after its delete event")
 	}
 }
@@ -104,11 +104,11 @@ func TestJobAwaitsItsCreatedPods(t *testing.T) {
 	if r.Satisfied("ns/demo") {
 		t.Fatal("not awaiting two created pods")
 	}
-	f.c.addPod(p0)
+	f.c.intake.Pods().OnAdd(p0, false)
 	if r.Satisfied("ns/demo") {
 		t.Fatal("not awaiting the pod still unseen")
 	}
-	f.c.addPod(p1)
+	f.c.intake.Pods().OnAdd(p1, false)
 	if !r.Satisfied("ns/demo") {
 		t.Error("awaiting after both pods were shown")
 	}
@@ -155,7 +155,7 @@ func TestAwaitedPodsAddEventWakesTheJob(t *testing.T) {
 	if got := len(s.waiting["ns/demo"]); got != 2 {
 		t.Fatalf("%d requests waiting, want 2", got)
 	}
-	f.c.addPod(p0) // the last awaited pod: a wake item for the job, then the pod's own request
+	f.c.intake.Pods().OnAdd(p0, false) // the last awaited pod: a wake item for the job, then the pod's own request
 	if n := s.queue.Len(); n != 2 {
 		t.Fatalf("queue holds %d items, want the wake and the pod's request", n)
 	}

@@ -8,6 +8,8 @@ import (
 	jobcache "github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/request"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/intake"
 )
 
 // registerHandlers takes the controller's informers from the shared
@@ -22,15 +24,18 @@ func (c *Controller) registerHandlers() error {
 	c.pods, c.pcLister = pods.Lister(), pcs.Lister()
 	c.pgStore, c.cmdStore = pgs.Informer().GetIndexer(), cmds.Informer().GetIndexer()
 	c.jobStore = jobs.Informer().GetIndexer()
+	c.intake = intake.New(intake.Config{Jobs: c.jobs, Expectations: c.expectations, Metrics: c.metrics,
+		Queues: c.cfg.Queues, Volcano: c.cfg.Volcano, CommandStore: c.cmdStore, MaxRequeue: c.cfg.MaxRequeue,
+		Enqueue: c.enqueue, Wake: c.wake, Forget: c.forget, RecordEvents: c.recordEvents})
 
 	regs := []struct {
 		inf cache.SharedIndexInformer
 		h   cache.ResourceEventHandler
 	}{
-		{pods.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: c.addPod, UpdateFunc: c.updatePod, DeleteFunc: c.deletePod}},
-		{jobs.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: c.addJob, UpdateFunc: c.updateJob, DeleteFunc: c.deleteJob}},
-		{pgs.Informer(), cache.ResourceEventHandlerDetailedFuncs{AddFunc: c.addPodGroup, UpdateFunc: c.updatePodGroup, DeleteFunc: c.deletePodGroup}},
-		{cmds.Informer(), cache.ResourceEventHandlerFuncs{AddFunc: c.addCommand}},
+		{pods.Informer(), c.intake.Pods()},
+		{jobs.Informer(), c.intake.Jobs()},
+		{pgs.Informer(), c.intake.PodGroups()},
+		{cmds.Informer(), c.intake.Commands()},
 	}
 	for _, r := range regs {
 		reg, err := r.inf.AddEventHandler(r.h)
@@ -52,6 +57,27 @@ func (c *Controller) shardOf(namespace, job string) *shard {
 
 func (c *Controller) enqueue(req request.Request) {
 	c.shardOf(req.Namespace, req.JobName).queue.Add(item{Kind: kindRequest, Req: req})
+}
+
+// wake tells job's worker that the job's created pods have all been
+// shown: its waiting requests go on.
+func (c *Controller) wake(job string, last bool) {
+	if !last {
+		return
+	}
+	ns, name := splitKey(job)
+	c.shardOf(ns, name).queue.Add(item{Kind: kindWake, Req: request.Request{Namespace: ns, JobName: name}})
+}
+
+// forget tells job's worker that the job was deleted.
+func (c *Controller) forget(namespace, name string) {
+	c.shardOf(namespace, name).queue.Add(item{Kind: kindForget, Req: request.Request{Namespace: namespace, JobName: name}})
+}
+
+// splitKey splits a job key (request.JobKey) into namespace and name.
+func splitKey(key string) (namespace, name string) {
+	namespace, name, _ = cache.SplitMetaNamespaceKey(key) // never fails on a namespace/name key
+	return namespace, name
 }
 
 // priority is the PodGroup's priority lookup: the PriorityClass lister.

@@ -56,18 +56,18 @@ func testRelistShowsPodGroupInqueue(t *testing.T, phase vcjob.JobPhase, sem sema
 	if err := f.c.pgStore.Add(pg); err != nil {
 		t.Fatal(err)
 	}
-	f.c.addPodGroup(pg, true)
+	f.c.intake.PodGroups().OnAdd(pg, true)
 	if n := s.queue.Len(); n != 0 {
 		t.Fatalf("an add in the informer's first list queued %d requests, want none (the job's own add syncs it)", n)
 	}
 	fresh := pg.DeepCopy()
 	fresh.Status.Phase = ""
-	f.c.addPodGroup(fresh, false)
+	f.c.intake.PodGroups().OnAdd(fresh, false)
 	if n := s.queue.Len(); n != 0 {
 		t.Fatalf("the add of a PodGroup with no phase queued %d requests, want none", n)
 	}
 
-	f.c.addPodGroup(pg, false)
+	f.c.intake.PodGroups().OnAdd(pg, false)
 	if sem.IsVolcano() {
 		if n := s.queue.Len(); n != 0 {
 			t.Fatalf("under Volcano's semantics the relist's add queued %d requests, want none", n)

@@ -30,7 +30,7 @@ func (s *shard) wait(key string, it item) bool {
 		s.waiting = map[string][]item{}
 	}
 	s.waiting[key] = []item{it}
-	s.queue.AddAfter(item{Kind: kindWake, Req: request.Request{Namespace: it.Req.Namespace, JobName: it.Req.JobName}}, s.c.expectations.ttl)
+	s.queue.AddAfter(item{Kind: kindWake, Req: request.Request{Namespace: it.Req.Namespace, JobName: it.Req.JobName}}, s.c.expectations.TTL())
 	return true
 }
 

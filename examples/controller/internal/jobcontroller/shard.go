@@ -12,6 +12,8 @@ import (
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/worker"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/coalesce"
 )
 
 // itemKind is what a queue item asks the worker to do.
@@ -24,7 +26,7 @@ const (
 	kindTick
 	// kindForget: the job Req names was deleted; drop its delayed actions.
 	kindForget
-	// kindFlush: write the job's deferred status (coalesce.go).
+	// kindFlush: write the job's deferred status (package coalesce).
 	kindFlush
 	// kindWake: the job's created pods have all been shown (or waited
 	// for long enough): run its waiting requests.
@@ -55,12 +57,8 @@ type shard struct {
 	timer *time.Timer
 	armed time.Time
 
-	// pending are status writes held back, by job key
-	// (Config.CoalesceStatus; coalesce.go).
-	pending map[string]*pendingStatus
-	// flushed are the held-back statuses written during the current item
-	// (coalesce.go: rebase).
-	flushed map[string]flushedWrite
+	// statuses are the status writes held back (Config.CoalesceStatus).
+	statuses *coalesce.Statuses
 	// held are the jobs whose failed request is being retried, with the
 	// requests that came after it (Config.OrderedRetries), by job key.
 	held map[string]*heldJob
@@ -91,9 +89,10 @@ func newShard(id int, c *Controller) *shard {
 		queue: workqueue.NewTypedRateLimitingQueueWithConfig(rl, workqueue.TypedRateLimitingQueueConfig[item]{
 			Name: fmt.Sprintf("jobs-%d", id), MetricsProvider: c.metrics.Workqueue()}),
 	}
+	s.statuses = coalesce.New(c.jobs, c.applier, s.queueFlush)
 	var applier statemachine.Applier = c.applier
 	if c.cfg.CoalesceStatus {
-		applier = shardApplier{Applier: c.applier, s: s}
+		applier = s.statuses.Applier()
 	}
 	s.step = newStep(c, applier)
 	return s
@@ -109,7 +108,7 @@ func (s *shard) run(ctx context.Context) {
 		// server's conflict check refuses a write the next leader has
 		// overtaken).
 		s.mu.Lock()
-		s.flushAll(context.WithoutCancel(ctx))
+		s.statuses.FlushAll(context.WithoutCancel(ctx))
 		s.mu.Unlock()
 	}()
 	for {
@@ -130,7 +129,7 @@ func (s *shard) run(ctx context.Context) {
 }
 
 func (s *shard) handle(ctx context.Context, it item) {
-	clear(s.flushed)
+	s.statuses.NextItem()
 	switch it.Kind {
 	case kindTick:
 		s.armed = time.Time{}
@@ -142,7 +141,7 @@ func (s *shard) handle(ctx context.Context, it item) {
 		if !s.c.expectations.Satisfied(key) {
 			// Another create since: its add event wakes the job again,
 			// or this, once the trust in it ends.
-			s.queue.AddAfter(it, s.c.expectations.ttl)
+			s.queue.AddAfter(it, s.c.expectations.TTL())
 			return
 		}
 		w := s.waiting[key]
@@ -152,7 +151,7 @@ func (s *shard) handle(ctx context.Context, it item) {
 		}
 	case kindForget:
 		delete(s.waiting, request.JobKey(it.Req.Namespace, it.Req.JobName))
-		delete(s.pending, request.JobKey(it.Req.Namespace, it.Req.JobName))
+		s.statuses.Drop(request.JobKey(it.Req.Namespace, it.Req.JobName))
 		delete(s.held, request.JobKey(it.Req.Namespace, it.Req.JobName))
 		if dropped := s.step.Delays.ForgetJob(it.Req.Namespace, it.Req.JobName); len(dropped) > 0 {
 			s.c.metrics.DelayCancelled.Add(float64(len(dropped)))
@@ -166,7 +165,7 @@ func (s *shard) handle(ctx context.Context, it item) {
 		if s.wait(key, it) {
 			return
 		}
-		s.overlay(it.Req.Namespace, it.Req.JobName)
+		s.statuses.Overlay(it.Req.Namespace, it.Req.JobName)
 		rec := s.process(ctx, it.Req)
 		if rec.Err != nil {
 			s.failed(ctx, it, rec)

@@ -1,18 +1,22 @@
-package jobcontroller
+package coalesce
 
 import (
 	"context"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/vcjob/vcjob"
+	jobcache "github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/applier"
 )
 
-// Coalescing status writes (Config.CoalesceStatus).
+// Coalescing status writes (jobcontroller.Config.CoalesceStatus).
 //
 // In Volcano's semantics every request of a Completed, Failed or
 // Terminated job is a kill that bumps status.version and writes the
@@ -39,6 +43,43 @@ import (
 // counts along and replaces them, and a pod created or deleted for the
 // job, or a write of the job itself, first sends what is held back, so no
 // pod reaches the API server ahead of the status it was decided on.
+
+// Statuses are one worker's held-back status writes. Only the worker's
+// goroutine uses them (the debug view takes the worker's lock first).
+type Statuses struct {
+	jobs    *jobcache.Cache
+	applier *applier.Applier
+	// queueFlush queues a flush of the job's held-back status on the
+	// worker's queue, behind what it holds.
+	queueFlush func(namespace, name string)
+
+	// pending are status writes held back, by job key.
+	pending map[string]*pendingStatus
+	// flushed are the held-back statuses written during the current item
+	// (rebase).
+	flushed map[string]flushedWrite
+}
+
+// New makes a worker's Statuses: held back statuses go into jobs, and
+// out through a; queueFlush queues the flush item that later calls Flush.
+func New(jobs *jobcache.Cache, a *applier.Applier, queueFlush func(namespace, name string)) *Statuses {
+	return &Statuses{jobs: jobs, applier: a, queueFlush: queueFlush}
+}
+
+// Applier is the worker's Applier: the shared one, with the worker's
+// held-back status writes in front of it.
+func (s *Statuses) Applier() statemachine.Applier { return shardApplier{Applier: s.applier, s: s} }
+
+// NextItem starts a new item of the worker's queue: the flushes of the
+// last one no longer rebase a step's job.
+func (s *Statuses) NextItem() { clear(s.flushed) }
+
+// Held reports whether a status of the job of key waits to be written.
+func (s *Statuses) Held(key string) bool { return s.pending[key] != nil }
+
+// Drop forgets the job's held-back status (the job is gone, or its flush
+// was given up).
+func (s *Statuses) Drop(key string) { delete(s.pending, key) }
 
 // pendingStatus is a job's status written into the cache but not yet to
 // the API server.
@@ -76,7 +117,7 @@ func coalescing(old, next *vcjob.JobStatus) bool {
 	same.Failed, same.Terminating, same.Unknown = old.Failed, old.Terminating, old.Unknown
 	same.State.LastTransitionTime = old.State.LastTransitionTime
 	same.Conditions = old.Conditions
-	return statusEqual(old, &same)
+	return applier.StatusEqual(old, &same)
 }
 
 func finished(p vcjob.JobPhase) bool {
@@ -87,8 +128,8 @@ func finished(p vcjob.JobPhase) bool {
 // the worker's deferred status writes in front of it. Only the worker's
 // goroutine calls it.
 type shardApplier struct {
-	*Applier
-	s *shard
+	*applier.Applier
+	s *Statuses
 }
 
 var _ statemachine.Applier = shardApplier{}
@@ -106,7 +147,7 @@ func (a shardApplier) UpdateStatus(ctx context.Context, job *vcjob.Job, status *
 		delete(a.s.pending, key)
 		return nil
 	}
-	if statusEqual(&job.Status, status) {
+	if applier.StatusEqual(&job.Status, status) {
 		a.Metrics.StatusWritesSkipped.Inc()
 		return nil
 	}
@@ -139,7 +180,7 @@ func (a shardApplier) DeletePod(ctx context.Context, pod *corev1.Pod) error {
 // status is written.
 func (a shardApplier) UpdateJob(ctx context.Context, job *vcjob.Job) error {
 	key := request.JobKey(job.Namespace, job.Name)
-	if err := a.s.flush(ctx, key); err != nil {
+	if err := a.s.Flush(ctx, key); err != nil {
 		return err
 	}
 	a.s.rebase(key, job)
@@ -152,7 +193,7 @@ func (a shardApplier) UpdateJob(ctx context.Context, job *vcjob.Job) error {
 // without the move the step's own write would conflict with it. A job
 // the flush did not start from is left as it is (its write conflicts, as
 // it should: someone else changed the job).
-func (s *shard) rebase(key string, job *vcjob.Job) {
+func (s *Statuses) rebase(key string, job *vcjob.Job) {
 	if f, ok := s.flushed[key]; ok && job.ResourceVersion == f.from {
 		job.ResourceVersion = f.to
 	}
@@ -160,8 +201,8 @@ func (s *shard) rebase(key string, job *vcjob.Job) {
 
 // defer_ records job (holding the status to write) as key's pending
 // status, puts it into the cache, and queues a flush behind what waits.
-func (s *shard) defer_(key string, job *vcjob.Job) {
-	if err := s.c.jobs.Update(job); err != nil {
+func (s *Statuses) defer_(key string, job *vcjob.Job) {
+	if err := s.jobs.Update(job); err != nil {
 		klog.V(4).InfoS("Deferred status not cached", "job", klog.KObj(job), "err", err)
 	}
 	if s.pending == nil {
@@ -172,16 +213,11 @@ func (s *shard) defer_(key string, job *vcjob.Job) {
 		return
 	}
 	s.pending[key] = &pendingStatus{job: job}
-	flush := item{Kind: kindFlush, Req: request.Request{Namespace: job.Namespace, JobName: job.Name}}
-	if h := s.c.cfg.StatusHold; h > 0 {
-		s.queue.AddAfter(flush, h)
-		return
-	}
-	s.queue.Add(flush)
+	s.queueFlush(job.Namespace, job.Name)
 }
 
 // flushFor writes the deferred status of pod's job, if any.
-func (s *shard) flushFor(ctx context.Context, pod *corev1.Pod) error {
+func (s *Statuses) flushFor(ctx context.Context, pod *corev1.Pod) error {
 	if len(s.pending) == 0 {
 		return nil
 	}
@@ -189,18 +225,18 @@ func (s *shard) flushFor(ctx context.Context, pod *corev1.Pod) error {
 	if name == "" {
 		name = pod.Annotations[vcjob.JobNameKey]
 	}
-	return s.flush(ctx, request.JobKey(pod.Namespace, name))
+	return s.Flush(ctx, request.JobKey(pod.Namespace, name))
 }
 
-// flush writes key's deferred status, on the newest job the cache holds.
+// Flush writes key's deferred status, on the newest job the cache holds.
 // A job that is gone drops it. On failure it stays deferred.
-func (s *shard) flush(ctx context.Context, key string) error {
+func (s *Statuses) Flush(ctx context.Context, key string) error {
 	p := s.pending[key]
 	if p == nil {
 		return nil
 	}
-	ns, name := splitKey(key)
-	ji, err := s.c.jobs.Lease(ns, name)
+	ns, name, _ := cache.SplitMetaNamespaceKey(key) // never fails on a job key
+	ji, err := s.jobs.Lease(ns, name)
 	if err != nil {
 		delete(s.pending, key)
 		return nil
@@ -216,7 +252,7 @@ func (s *shard) flush(ctx context.Context, key string) error {
 	}
 	klog.V(4).InfoS("Writing a held-back status", "job", klog.KRef(ns, name), "version", status.Version)
 	from := job.ResourceVersion
-	err = s.c.applier.writeStatus(ctx, &job, &status)
+	err = s.applier.WriteStatus(ctx, &job, &status)
 	switch {
 	case apierrors.IsNotFound(err):
 		delete(s.pending, key)
@@ -236,11 +272,11 @@ func (s *shard) flush(ctx context.Context, key string) error {
 // item: over resourceVersion from, making to.
 type flushedWrite struct{ from, to string }
 
-// overlay puts key's deferred status back into the cache when the cache
+// Overlay puts key's deferred status back into the cache when the cache
 // holds another object for the job (the informer delivered the echo of an
 // earlier write, or a change of the job's spec or metadata): the next
 // step must see the status it would have seen had every write been sent.
-func (s *shard) overlay(namespace, name string) {
+func (s *Statuses) Overlay(namespace, name string) {
 	if len(s.pending) == 0 {
 		return
 	}
@@ -249,7 +285,7 @@ func (s *shard) overlay(namespace, name string) {
 	if p == nil {
 		return
 	}
-	ji, err := s.c.jobs.Lease(namespace, name)
+	ji, err := s.jobs.Lease(namespace, name)
 	if err != nil {
 		return
 	}
@@ -261,34 +297,16 @@ func (s *shard) overlay(namespace, name string) {
 	next := *cur
 	next.Status = p.job.Status
 	p.job = &next
-	if err := s.c.jobs.Update(&next); err != nil {
+	if err := s.jobs.Update(&next); err != nil {
 		klog.V(4).InfoS("Deferred status not cached", "job", klog.KObj(&next), "err", err)
 	}
 }
 
-// flushItem handles a flush item: the deferred status is written; a
-// failure is retried with the queue's rate limiting, and given up (with
-// the status left to the job's next write) after MaxRequeue tries.
-func (s *shard) flushItem(ctx context.Context, it item) {
-	key := request.JobKey(it.Req.Namespace, it.Req.JobName)
-	if err := s.flush(ctx, key); err != nil {
-		n := s.queue.NumRequeues(it)
-		if s.c.cfg.MaxRequeue < 0 || n < s.c.cfg.MaxRequeue {
-			klog.V(2).InfoS("Deferred status write failed; retried", "job", klog.KRef(it.Req.Namespace, it.Req.JobName), "tries", n+1, "err", err)
-			s.queue.AddRateLimited(it)
-			return
-		}
-		klog.ErrorS(err, "Deferred status write failed too often; dropped", "job", klog.KRef(it.Req.Namespace, it.Req.JobName))
-		delete(s.pending, key)
-	}
-	s.queue.Forget(it)
-}
-
-// flushAll writes every deferred status (on shutdown: ctx is not
+// FlushAll writes every deferred status (on shutdown: ctx is not
 // cancelled with the controller's).
-func (s *shard) flushAll(ctx context.Context) {
+func (s *Statuses) FlushAll(ctx context.Context) {
 	for key := range s.pending {
-		if err := s.flush(ctx, key); err != nil {
+		if err := s.Flush(ctx, key); err != nil {
 			klog.ErrorS(err, "Deferred status not written on shutdown", "job", key)
 		}
 	}

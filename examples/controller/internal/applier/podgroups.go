@@ -1,4 +1,4 @@
-package jobcontroller
+package applier
 
 import (
 	"context"
@@ -18,14 +18,16 @@ import (
 // PodGroupState implements statemachine.Applier: the job's PodGroup (new
 // name, then the legacy one) as the informer sees it.
 func (a *Applier) PodGroupState(_ context.Context, job *vcjob.Job) (statemachine.PodGroupState, error) {
-	pg, found, err := a.findPodGroup(job)
+	pg, found, err := a.FindPodGroup(job)
 	if err != nil || !found {
 		return statemachine.PodGroupState{}, err
 	}
 	return statemachine.PodGroupState{Exists: true, Phase: pg.Status.Phase, Conditions: pg.Status.Conditions}, nil
 }
 
-func (a *Applier) findPodGroup(job *vcjob.Job) (*podgroup.PodGroup, bool, error) {
+// FindPodGroup is the job's PodGroup in the informer's store, under its
+// name or the legacy one.
+func (a *Applier) FindPodGroup(job *vcjob.Job) (*podgroup.PodGroup, bool, error) {
 	return podgroup.Find(job, func(name string) (*podgroup.PodGroup, bool, error) {
 		return a.PodGroups(job.Namespace, name)
 	})
@@ -42,7 +44,7 @@ func (a *Applier) ApplyPodGroup(parent context.Context, desired *podgroup.PodGro
 	if o := metav1.GetControllerOf(desired); o != nil {
 		job.Name, job.UID = o.Name, o.UID
 	}
-	existing, found, err := a.findPodGroup(job)
+	existing, found, err := a.FindPodGroup(job)
 	if err != nil {
 		return err
 	}
@@ -55,7 +57,7 @@ func (a *Applier) ApplyPodGroup(parent context.Context, desired *podgroup.PodGro
 			// a create would be answered 409.
 			return nil
 		}
-		ctx, cancel := callContext(parent)
+		ctx, cancel := CallContext(parent)
 		defer cancel()
 		pg := desired.DeepCopy()
 		pg.Status = podgroup.Status{}
@@ -81,7 +83,7 @@ func (a *Applier) ApplyPodGroup(parent context.Context, desired *podgroup.PodGro
 	if err != nil {
 		return err
 	}
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	_, err = a.Volcano.PodGroups(desired.Namespace).Patch(ctx, existing.Name, types.JSONPatchType, patch, metav1.PatchOptions{FieldManager: clients.FieldManager})
 	return err
@@ -155,7 +157,7 @@ func (a *Applier) DeletePodGroup(parent context.Context, job *vcjob.Job) (bool, 
 			uid = pg.UID
 		}
 	}
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	err := a.Volcano.PodGroups(job.Namespace).Delete(ctx, name, metav1.DeleteOptions{})
 	switch {

@@ -22,62 +22,6 @@ import (
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 )
 
-func TestCoalescingRule(t *testing.T) {
-	t0 := metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	t1 := metav1.NewTime(t0.Add(1500 * time.Millisecond))
-	base := func(phase vcjob.JobPhase) vcjob.JobStatus {
-		return vcjob.JobStatus{
-			State: vcjob.JobState{Phase: phase, LastTransitionTime: t0}, MinAvailable: 2, Version: 3, RetryCount: 1,
-			Running: 1, Pending: 1,
-			TaskStatusCount:     map[string]vcjob.TaskState{"worker": {Phase: map[corev1.PodPhase]int32{corev1.PodRunning: 1, corev1.PodPending: 1}}},
-			ControlledResources: map[string]string{"plugin-svc": "svc"},
-			Conditions:          []vcjob.JobCondition{{Status: vcjob.Pending, LastTransitionTime: &t0}, {Status: phase, LastTransitionTime: &t0}},
-		}
-	}
-	cases := []struct {
-		name   string
-		phase  vcjob.JobPhase
-		change func(*vcjob.JobStatus)
-		want   bool
-	}{
-		{"finished job's kill bumps the version", vcjob.Completed, func(s *vcjob.JobStatus) { s.Version++ }, true},
-		{"finished job's kill recounts", vcjob.Failed, func(s *vcjob.JobStatus) { s.Version++; s.Running = 0; s.Terminating = 1 }, true},
-		{"running job's counts move", vcjob.Running, func(s *vcjob.JobStatus) {
-			s.Running, s.Pending = 2, 0
-			s.TaskStatusCount = map[string]vcjob.TaskState{"worker": {Phase: map[corev1.PodPhase]int32{corev1.PodRunning: 2}}}
-		}, true},
-		{"a sync stamps the state and its condition", vcjob.Running, func(s *vcjob.JobStatus) {
-			s.Running = 2
-			s.State.LastTransitionTime = t1
-			s.Conditions = []vcjob.JobCondition{s.Conditions[0], {Status: vcjob.Running, LastTransitionTime: &t1}}
-		}, true},
-		{"phase changes", vcjob.Running, func(s *vcjob.JobStatus) { s.State.Phase = vcjob.Completed }, false},
-		{"finished phase changes", vcjob.Completed, func(s *vcjob.JobStatus) { s.State.Phase = vcjob.Running }, false},
-		{"running job's version bumps", vcjob.Running, func(s *vcjob.JobStatus) { s.Version++ }, false},
-		{"retryCount moves", vcjob.Restarting, func(s *vcjob.JobStatus) { s.RetryCount++ }, false},
-		{"a condition is added", vcjob.Running, func(s *vcjob.JobStatus) {
-			s.Conditions = append(s.Conditions, vcjob.JobCondition{Status: vcjob.Restarting, LastTransitionTime: &t1})
-		}, false},
-		{"a condition changes its phase", vcjob.Running, func(s *vcjob.JobStatus) {
-			s.Conditions = []vcjob.JobCondition{{Status: vcjob.Restarting, LastTransitionTime: &t0}, s.Conditions[1]}
-		}, false},
-		{"minAvailable moves", vcjob.Running, func(s *vcjob.JobStatus) { s.MinAvailable = 1 }, false},
-		{"a plugin records itself", vcjob.Pending, func(s *vcjob.JobStatus) { s.ControlledResources["plugin-ssh"] = "ssh" }, false},
-		{"state reason changes", vcjob.Running, func(s *vcjob.JobStatus) { s.State.Reason = "why" }, false},
-		{"running duration set", vcjob.Running, func(s *vcjob.JobStatus) { s.RunningDuration = &metav1.Duration{Duration: time.Second} }, false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			old := base(c.phase)
-			next := *old.DeepCopy()
-			c.change(&next)
-			if got := coalescing(&old, &next); got != c.want {
-				t.Errorf("coalescing = %v, want %v", got, c.want)
-			}
-		})
-	}
-}
-
 // coalescingFixture is a fixture whose controller holds status writes back
 // until its worker's queue pass ends, with a log of status writes and pod
 // creates in the order the API server saw them; calling it with reset
@@ -143,8 +87,8 @@ func TestFinishedJobKillsWriteOnce(t *testing.T) {
 	if got := f.storedJob().Status.Version; got != 10 {
 		t.Errorf("stored version %d, want 10", got)
 	}
-	if n := len(f.c.shards[0].pending); n != 0 {
-		t.Errorf("%d statuses still held back", n)
+	if f.c.shards[0].statuses.Held("ns/demo") {
+		t.Error("a status is still held back")
 	}
 }
 
@@ -168,7 +112,7 @@ func TestHeldBackStatusSurvivesInformerUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.handle(context.Background(), item{Kind: kindRequest, Req: demoRequest(vcjob.OutOfSyncEvent)})
-	if err := s.flush(context.Background(), "ns/demo"); err != nil {
+	if err := s.statuses.Flush(context.Background(), "ns/demo"); err != nil {
 		t.Fatal(err)
 	}
 	w := f.writes()
@@ -265,12 +209,12 @@ func TestKillAfterHeldBackStatus(t *testing.T) {
 func TestPhaseChangeReplacesHeldBackStatus(t *testing.T) {
 	r := newRunningJob(t)
 	r.succeed(r.p1) // counts only: held back
-	if n := len(r.s.pending); n != 1 {
-		t.Fatalf("%d statuses held back, want 1", n)
+	if !r.s.statuses.Held("ns/demo") {
+		t.Fatal("no status held back, want one")
 	}
 	r.succeed(r.p0) // Completed: written at once
-	if n := len(r.s.pending); n != 0 {
-		t.Errorf("%d statuses held back after the phase change, want 0", n)
+	if r.s.statuses.Held("ns/demo") {
+		t.Error("a status is held back after the phase change, want none")
 	}
 	r.f.drain(50 * time.Millisecond)
 	if got := r.log(false); len(got) != 1 || got[0] != "status v0 Completed running=0" {
@@ -331,8 +275,8 @@ func heldBackKill(t *testing.T) (*fixture, *shard) {
 	f.putPod(job, 0, corev1.PodSucceeded)
 	s := f.c.shards[0]
 	s.handle(context.Background(), item{Kind: kindRequest, Req: demoRequest(vcjob.OutOfSyncEvent)})
-	if n := len(s.pending); n != 1 {
-		t.Fatalf("%d statuses held back after a finished job's kill, want 1", n)
+	if !s.statuses.Held("ns/demo") {
+		t.Fatal("no status held back after a finished job's kill, want one")
 	}
 	return f, s
 }

@@ -1,4 +1,4 @@
-package jobcontroller
+package applier
 
 import (
 	"crypto/rand"

@@ -1,4 +1,4 @@
-package jobcontroller
+package expectations
 
 import (
 	"sync"
@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// expectations are the controller's own writes that its informers have
+// Expectations are the controller's own writes that its informers have
 // not shown yet, in the spirit of the ReplicaSet controller's
 // ControllerExpectations (k8s.io/kubernetes/pkg/controller): a create is
 // expected before it is sent (ExpectPodCreation), the informer's add
@@ -25,7 +25,7 @@ import (
 // shows it, one deleted is not deleted again before the lister drops it
 // (404). Those answers would count as success anyway; this saves the
 // round trips. Safe for concurrent use.
-type expectations struct {
+type Expectations struct {
 	ttl time.Duration
 	now func() time.Time
 
@@ -56,15 +56,19 @@ type unobservedPods struct {
 	last time.Time
 }
 
-func newExpectations(now func() time.Time) *expectations {
-	return &expectations{ttl: 10 * time.Second, now: now, pods: map[string]*expectedPod{},
+func New(now func() time.Time) *Expectations {
+	return &Expectations{ttl: 10 * time.Second, now: now, pods: map[string]*expectedPod{},
 		unobserved: map[string]*unobservedPods{}, podGroupCreates: map[string]time.Time{}, podGroupDeletes: map[types.UID]struct{}{}}
 }
+
+// TTL is how long an expectation is trusted without its event: how long
+// a worker keeps a job's requests back at most.
+func (e *Expectations) TTL() time.Duration { return e.ttl }
 
 // ExpectPodCreation records, before the create is sent, that the pod of
 // key (namespace/name) of job (its key) is being created: its add event
 // may come before the create's answer.
-func (e *expectations) ExpectPodCreation(key, job string) {
+func (e *Expectations) ExpectPodCreation(key, job string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.now()
@@ -86,7 +90,7 @@ func (e *expectations) ExpectPodCreation(key, job string) {
 // key less than ttl ago and has not seen it deleted since. The pod's add
 // event does not end it: a step whose snapshot was taken before that
 // event still lacks the pod.
-func (e *expectations) PodCreationExpected(key string) bool {
+func (e *Expectations) PodCreationExpected(key string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	p, ok := e.pods[key]
@@ -100,7 +104,7 @@ func (e *expectations) PodCreationExpected(key string) bool {
 // CreationObserved: the informer showed the pod of key. It returns the
 // pod's job, and satisfied when that was the last of the job's creations
 // not observed yet (the job's waiting requests may go on).
-func (e *expectations) CreationObserved(key string) (job string, satisfied bool) {
+func (e *Expectations) CreationObserved(key string) (job string, satisfied bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if p, ok := e.pods[key]; ok && !p.observed {
@@ -113,7 +117,7 @@ func (e *expectations) CreationObserved(key string) (job string, satisfied bool)
 // DeletionObserved: the pod of key is gone (its delete event, the
 // controller deletes it, or its create failed), so a create of that name
 // is a new pod's. It returns what CreationObserved does.
-func (e *expectations) DeletionObserved(key string) (job string, satisfied bool) {
+func (e *Expectations) DeletionObserved(key string) (job string, satisfied bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if p, ok := e.pods[key]; ok {
@@ -124,7 +128,7 @@ func (e *expectations) DeletionObserved(key string) (job string, satisfied bool)
 
 // Satisfied reports whether every pod created for job has been observed
 // (or trusted for ttl without it: then the wait ends for all of them).
-func (e *expectations) Satisfied(job string) bool {
+func (e *Expectations) Satisfied(job string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	u := e.unobserved[job]
@@ -145,7 +149,7 @@ func (e *expectations) Satisfied(job string) bool {
 
 // Expire forgets the expectations older than ttl (the controller's GC
 // calls it), so the record does not grow with every pod ever created.
-func (e *expectations) Expire() {
+func (e *Expectations) Expire() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	now := e.now()
@@ -161,7 +165,7 @@ func (e *expectations) Expire() {
 	}
 }
 
-func (e *expectations) forget(key string, p *expectedPod) (satisfied bool) {
+func (e *Expectations) forget(key string, p *expectedPod) (satisfied bool) {
 	delete(e.pods, key)
 	if !p.observed {
 		return e.lower(p.job)
@@ -171,7 +175,7 @@ func (e *expectations) forget(key string, p *expectedPod) (satisfied bool) {
 
 // lower counts one of job's unobserved creations off; satisfied reports
 // it was the last.
-func (e *expectations) lower(job string) (satisfied bool) {
+func (e *Expectations) lower(job string) (satisfied bool) {
 	if u := e.unobserved[job]; u != nil {
 		if u.n--; u.n <= 0 {
 			delete(e.unobserved, job)
@@ -185,7 +189,7 @@ func (e *expectations) lower(job string) (satisfied bool) {
 // exists now (created, or answered AlreadyExists). When its add event
 // came first, the record outlives it; that is harmless: the lister holds
 // the PodGroup, and its delete event ends the record.
-func (e *expectations) ExpectPodGroupCreation(key string) {
+func (e *Expectations) ExpectPodGroupCreation(key string) {
 	e.mu.Lock()
 	e.podGroupCreates[key] = e.now()
 	e.mu.Unlock()
@@ -193,7 +197,7 @@ func (e *expectations) ExpectPodGroupCreation(key string) {
 
 // PodGroupCreationExpected reports whether the PodGroup of key was created
 // less than ttl ago and the informer has not shown it since.
-func (e *expectations) PodGroupCreationExpected(key string) bool {
+func (e *Expectations) PodGroupCreationExpected(key string) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	at, ok := e.podGroupCreates[key]
@@ -206,14 +210,14 @@ func (e *expectations) PodGroupCreationExpected(key string) bool {
 
 // PodGroupObserved: the informer showed the PodGroup of key (added or
 // deleted), or the controller deletes it: the lister speaks for it now.
-func (e *expectations) PodGroupObserved(key string) {
+func (e *Expectations) PodGroupObserved(key string) {
 	e.mu.Lock()
 	delete(e.podGroupCreates, key)
 	e.mu.Unlock()
 }
 
 // ExpectPodGroupDeletion records that the PodGroup of uid was deleted.
-func (e *expectations) ExpectPodGroupDeletion(uid types.UID) {
+func (e *Expectations) ExpectPodGroupDeletion(uid types.UID) {
 	if uid == "" {
 		return
 	}
@@ -224,7 +228,7 @@ func (e *expectations) ExpectPodGroupDeletion(uid types.UID) {
 
 // PodGroupDeletionExpected reports whether the PodGroup of uid was deleted
 // and the informer has not shown the delete yet.
-func (e *expectations) PodGroupDeletionExpected(uid types.UID) bool {
+func (e *Expectations) PodGroupDeletionExpected(uid types.UID) bool {
 	if uid == "" {
 		return false
 	}
@@ -235,7 +239,7 @@ func (e *expectations) PodGroupDeletionExpected(uid types.UID) bool {
 }
 
 // PodGroupDeletionObserved: the informer showed the PodGroup's delete.
-func (e *expectations) PodGroupDeletionObserved(uid types.UID) {
+func (e *Expectations) PodGroupDeletionObserved(uid types.UID) {
 	e.mu.Lock()
 	delete(e.podGroupDeletes, uid)
 	e.mu.Unlock()

@@ -1,4 +1,4 @@
-package jobcontroller
+package applier
 
 import (
 	"context"
@@ -25,18 +25,18 @@ func (a *Applier) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjo
 	// status again. The job's status is the cache's, which holds at least
 	// this controller's own last write (StatusWritten), and only this
 	// controller writes job status.
-	if statusEqual(&job.Status, status) {
+	if StatusEqual(&job.Status, status) {
 		a.Metrics.StatusWritesSkipped.Inc()
 		return nil
 	}
-	return a.writeStatus(ctx, job, status)
+	return a.WriteStatus(ctx, job, status)
 }
 
-// statusEqual reports whether two statuses are the same to the API server.
+// StatusEqual reports whether two statuses are the same to the API server.
 // The counts, phase and version are looked at first: a kill of a finished
 // job bumps the version, and the reflective walk would reach it only after
 // comparing the times (through reflect.Call) on the way.
-func statusEqual(a, b *vcjob.JobStatus) bool {
+func StatusEqual(a, b *vcjob.JobStatus) bool {
 	if a.State.Phase != b.State.Phase || a.Version != b.Version || a.RetryCount != b.RetryCount ||
 		a.Pending != b.Pending || a.Running != b.Running || a.Succeeded != b.Succeeded || a.Failed != b.Failed ||
 		a.Terminating != b.Terminating || a.Unknown != b.Unknown || a.MinAvailable != b.MinAvailable ||
@@ -46,13 +46,13 @@ func statusEqual(a, b *vcjob.JobStatus) bool {
 	return equality.Semantic.DeepEqual(a, b)
 }
 
-// writeStatus sends status for job to the status subresource. The encoder
+// WriteStatus sends status for job to the status subresource. The encoder
 // only reads: a shallow copy of the job with the new status will do,
 // rather than a copy of the whole job, templates and all.
-func (a *Applier) writeStatus(parent context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
+func (a *Applier) WriteStatus(parent context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
 	next := *job
 	next.Status = *status
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	out, err := a.Volcano.Jobs(job.Namespace).UpdateStatus(ctx, &next, metav1.UpdateOptions{FieldManager: clients.FieldManager})
 	if err != nil {
@@ -73,7 +73,7 @@ func (a *Applier) writeStatus(parent context.Context, job *vcjob.Job, status *vc
 // server's conflict check on its resourceVersion; job takes the new one,
 // and the controller's cache the job as written.
 func (a *Applier) UpdateJob(parent context.Context, job *vcjob.Job) error {
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	out, err := a.Volcano.Jobs(job.Namespace).Update(ctx, job, metav1.UpdateOptions{FieldManager: clients.FieldManager})
 	if err != nil {

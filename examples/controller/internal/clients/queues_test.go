@@ -1,4 +1,4 @@
-package jobcontroller
+package clients
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package jobcontroller
+package intake
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 
 	"github.com/vcjob/vcjob"
 	jobcache "github.com/vcjob/vcjob/cache"
-	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -16,11 +15,11 @@ import (
 // which returns the requests to queue on the job's worker; nothing here
 // calls the API server.
 
-func (c *Controller) event(kind, typ string) {
+func (c *Handlers) event(kind, typ string) {
 	c.metrics.InformerEvents.WithLabelValues(kind, typ).Inc()
 }
 
-func (c *Controller) addJob(obj any) {
+func (c *Handlers) addJob(obj any) {
 	c.event("job", "add")
 	job, err := asJob(obj)
 	if err != nil {
@@ -34,7 +33,7 @@ func (c *Controller) addJob(obj any) {
 // in, and queues its request. That webhook is not here: a job it would
 // have refused is left alone, with a log line saying why, until an update
 // makes it valid.
-func (c *Controller) admit(job *vcjob.Job) {
+func (c *Handlers) admit(job *vcjob.Job) {
 	opts := validation.Options{}
 	if c.cfg.Queues != nil {
 		opts.Queues = c.cfg.Queues
@@ -56,7 +55,7 @@ func (c *Controller) admit(job *vcjob.Job) {
 	}
 }
 
-func (c *Controller) updateJob(oldObj, newObj any) {
+func (c *Handlers) updateJob(oldObj, newObj any) {
 	c.event("job", "update")
 	oldJob, err1 := asJob(oldObj)
 	newJob, err2 := asJob(newObj)
@@ -80,7 +79,7 @@ func (c *Controller) updateJob(oldObj, newObj any) {
 	}
 }
 
-func (c *Controller) deleteJob(obj any) {
+func (c *Handlers) deleteJob(obj any) {
 	c.event("job", "delete")
 	job, err := asJob(obj)
 	if err != nil {
@@ -90,10 +89,10 @@ func (c *Controller) deleteJob(obj any) {
 	if err := c.jobs.OnJobDelete(job); err != nil {
 		klog.V(4).InfoS("Job delete not cached", "job", klog.KObj(job), "err", err)
 	}
-	c.shardOf(job.Namespace, job.Name).queue.Add(item{Kind: kindForget, Req: request.Request{Namespace: job.Namespace, JobName: job.Name}})
+	c.cfg.Forget(job.Namespace, job.Name)
 }
 
-func (c *Controller) addPod(obj any) {
+func (c *Handlers) addPod(obj any) {
 	c.event("pod", "add")
 	if pod, ok := asPod(obj); ok {
 		c.wake(c.expectations.CreationObserved(pod.Namespace + "/" + pod.Name))
@@ -103,7 +102,7 @@ func (c *Controller) addPod(obj any) {
 	}
 }
 
-func (c *Controller) updatePod(oldObj, newObj any) {
+func (c *Handlers) updatePod(oldObj, newObj any) {
 	c.event("pod", "update")
 	oldPod, ok1 := asPod(oldObj)
 	newPod, ok2 := asPod(newObj)
@@ -115,7 +114,7 @@ func (c *Controller) updatePod(oldObj, newObj any) {
 	}
 }
 
-func (c *Controller) deletePod(obj any) {
+func (c *Handlers) deletePod(obj any) {
 	c.event("pod", "delete")
 	if pod, ok := asPod(obj); ok {
 		c.wake(c.expectations.DeletionObserved(pod.Namespace + "/" + pod.Name))
@@ -125,19 +124,9 @@ func (c *Controller) deletePod(obj any) {
 	}
 }
 
-// wake tells job's worker that the job's created pods have all been
-// shown: its waiting requests go on.
-func (c *Controller) wake(job string, last bool) {
-	if !last {
-		return
-	}
-	ns, name := splitKey(job)
-	c.shardOf(ns, name).queue.Add(item{Kind: kindWake, Req: request.Request{Namespace: ns, JobName: name}})
-}
-
 // deletePodGroup forgets a PodGroup the controller deleted, now that the
 // lister no longer holds it.
-func (c *Controller) deletePodGroup(obj any) {
+func (c *Handlers) deletePodGroup(obj any) {
 	c.event("podgroup", "delete")
 	if pg, err := asPodGroup(obj); err == nil {
 		c.expectations.PodGroupDeletionObserved(pg.UID)
@@ -150,7 +139,7 @@ func (c *Controller) deletePodGroup(obj any) {
 // unless the podgroup-phase-on-add correction is on and the informer
 // shows the PodGroup already in a phase outside its first list (a relist
 // after a lost watch): then the request of the phase change it lost.
-func (c *Controller) addPodGroup(obj any, inInitialList bool) {
+func (c *Handlers) addPodGroup(obj any, inInitialList bool) {
 	c.event("podgroup", "add")
 	pg, err := asPodGroup(obj)
 	if err != nil {
@@ -165,7 +154,7 @@ func (c *Controller) addPodGroup(obj any, inInitialList bool) {
 	}
 }
 
-func (c *Controller) updatePodGroup(oldObj, newObj any) {
+func (c *Handlers) updatePodGroup(oldObj, newObj any) {
 	c.event("podgroup", "update")
 	oldPG, err1 := asPodGroup(oldObj)
 	newPG, err2 := asPodGroup(newObj)

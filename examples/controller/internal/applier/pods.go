@@ -1,4 +1,4 @@
-package jobcontroller
+package applier
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func (a *Applier) CreatePod(parent context.Context, pod *corev1.Pod) error {
 	// Expected before it is sent: the pod's add event may come before
 	// the answer.
 	a.Expectations.ExpectPodCreation(key, request.JobKey(pod.Namespace, pod.Annotations[vcjob.JobNameKey]))
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	_, err := a.Kube.CoreV1().Pods(pod.Namespace).Create(ctx, pod, metav1.CreateOptions{FieldManager: clients.FieldManager})
 	switch {
@@ -68,7 +68,7 @@ func (a *Applier) DeletePod(ctx context.Context, pod *corev1.Pod) error {
 
 func (a *Applier) deletePod(parent context.Context, pod *corev1.Pod) error {
 	a.Expectations.DeletionObserved(pod.Namespace + "/" + pod.Name) // its worker deletes it: no one waits for it
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	pods := a.Kube.CoreV1().Pods(pod.Namespace)
 	if pod.Annotations[vcjob.PodOutOfSyncKey] != "true" {

@@ -1,4 +1,4 @@
-package jobcontroller
+package applier
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/vcjob/vcjob/statemachine"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/internal/expectations"
 	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
 )
 
@@ -41,7 +42,7 @@ type Applier struct {
 	Metrics      *metrics.Metrics
 	// Expectations are the pods and PodGroups created and deleted that
 	// the informers have not shown yet.
-	Expectations *expectations
+	Expectations *expectations.Expectations
 	// Satisfied, when set, is told of a job none of whose created pods is
 	// expected any more.
 	Satisfied func(job string)
@@ -52,10 +53,10 @@ var _ statemachine.Applier = (*Applier)(nil)
 // callTimeout bounds each API call.
 const callTimeout = 30 * time.Second
 
-// callContext is the context of one API call made for a step: parent's
+// CallContext is the context of one API call made for a step: parent's
 // values without its cancellation, and callTimeout. A call under way when
 // the controller is asked to stop is let finish, so the step it belongs
 // to either happened or failed as a whole as far as the API server knows.
-func callContext(parent context.Context) (context.Context, context.CancelFunc) {
+func CallContext(parent context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.WithoutCancel(parent), callTimeout)
 }

@@ -1,4 +1,4 @@
-package jobcontroller
+package applier
 
 import (
 	"context"
@@ -21,11 +21,11 @@ type podRef struct {
 	UID             types.UID
 }
 
-// deleteRetrier retries the deletes of pods whose delete failed, each on
+// DeleteRetrier retries the deletes of pods whose delete failed, each on
 // its own schedule: worker.DeleteBackoff (5 ms doubling to 180 s, at most
 // 10 retries). The step that failed is requeued as well; whichever gets
 // there first wins, and the other finds the pod gone or terminating.
-type deleteRetrier struct {
+type DeleteRetrier struct {
 	pods    corelisters.PodLister
 	delete  func(context.Context, *corev1.Pod) error
 	queue   workqueue.TypedDelayingInterface[podRef]
@@ -35,14 +35,21 @@ type deleteRetrier struct {
 	attempts map[podRef]int
 }
 
-func newDeleteRetrier(pods corelisters.PodLister, del func(context.Context, *corev1.Pod) error, m *metrics.Metrics) *deleteRetrier {
-	return &deleteRetrier{pods: pods, delete: del, metrics: m, attempts: map[podRef]int{},
+func newDeleteRetrier(pods corelisters.PodLister, del func(context.Context, *corev1.Pod) error, m *metrics.Metrics) *DeleteRetrier {
+	return &DeleteRetrier{pods: pods, delete: del, metrics: m, attempts: map[podRef]int{},
 		queue: workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[podRef]{Name: "pod-delete-retry"})}
+}
+
+// NewDeleteRetrier retries the failed pod deletes of a, reading the pods
+// from the lister; the caller sets a.DeleteFailed to its Failed and runs
+// it.
+func NewDeleteRetrier(pods corelisters.PodLister, a *Applier) *DeleteRetrier {
+	return newDeleteRetrier(pods, a.deletePod, a.Metrics)
 }
 
 // Failed schedules the first retry of a pod's delete; a pod already being
 // retried keeps its schedule.
-func (r *deleteRetrier) Failed(pod *corev1.Pod, err error) {
+func (r *DeleteRetrier) Failed(pod *corev1.Pod, err error) {
 	ref := podRef{Namespace: pod.Namespace, Name: pod.Name, UID: pod.UID}
 	r.mu.Lock()
 	_, busy := r.attempts[ref]
@@ -59,7 +66,8 @@ func (r *deleteRetrier) Failed(pod *corev1.Pod, err error) {
 	r.queue.AddAfter(ref, wait)
 }
 
-func (r *deleteRetrier) run(ctx context.Context) {
+// Run retries until ctx is done.
+func (r *DeleteRetrier) Run(ctx context.Context) {
 	go func() {
 		<-ctx.Done()
 		r.queue.ShutDown()
@@ -76,7 +84,7 @@ func (r *deleteRetrier) run(ctx context.Context) {
 
 // retry re-reads the pod from the lister (gone, replaced or already
 // terminating ends the retries) and deletes it again.
-func (r *deleteRetrier) retry(ctx context.Context, ref podRef) {
+func (r *DeleteRetrier) retry(ctx context.Context, ref podRef) {
 	pod, err := r.pods.Pods(ref.Namespace).Get(ref.Name)
 	switch {
 	case apierrors.IsNotFound(err), err == nil && (pod.UID != ref.UID || pod.DeletionTimestamp != nil):
@@ -103,7 +111,7 @@ func (r *deleteRetrier) retry(ctx context.Context, ref podRef) {
 	r.queue.AddAfter(ref, wait)
 }
 
-func (r *deleteRetrier) finish(ref podRef, outcome string) {
+func (r *DeleteRetrier) finish(ref podRef, outcome string) {
 	r.mu.Lock()
 	delete(r.attempts, ref)
 	r.mu.Unlock()

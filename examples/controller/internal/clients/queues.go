@@ -1,4 +1,4 @@
-package jobcontroller
+package clients
 
 import (
 	"fmt"
@@ -30,7 +30,8 @@ type Queues struct {
 
 var _ validation.QueueLookup = (*Queues)(nil)
 
-// NewQueues builds the informer; the controller runs it (Config.Queues).
+// NewQueues builds the informer; the job controller runs it
+// (jobcontroller.Config.Queues).
 func NewQueues(dyn dynamic.Interface, resync time.Duration) (*Queues, error) {
 	f := dynamicinformer.NewDynamicSharedInformerFactory(dyn, resync)
 	inf := f.ForResource(QueuesResource).Informer()

@@ -1,4 +1,4 @@
-package jobcontroller
+package intake
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/vcjob/vcjob"
 	jobcache "github.com/vcjob/vcjob/cache"
+
+	"github.com/vcjob/vcjob/examples/controller/internal/applier"
 )
 
 // Commands (bus.volcano.sh) aimed at jobs: the add handler queues the
@@ -19,7 +21,7 @@ import (
 // precondition, so only one controller acts on it) and only then queues
 // its request on the job's worker.
 
-func (c *Controller) addCommand(obj any) {
+func (c *Handlers) addCommand(obj any) {
 	c.event("command", "add")
 	key, err := cache.MetaNamespaceKeyFunc(obj)
 	if err != nil {
@@ -29,16 +31,16 @@ func (c *Controller) addCommand(obj any) {
 	c.commands.Add(key)
 }
 
-// runCommands takes Commands aimed at vcjobs: delete the command (so only
+// RunCommands takes Commands aimed at vcjobs: delete the command (so only
 // one controller acts on it), then queue its request on the job's worker.
-func (c *Controller) runCommands(ctx context.Context) {
+func (c *Handlers) RunCommands(ctx context.Context) {
 	for {
 		key, shutdown := c.commands.Get()
 		if shutdown {
 			return
 		}
 		if ctx.Err() == nil {
-			if err := c.takeCommand(ctx, key); err != nil {
+			if err := c.TakeCommand(ctx, key); err != nil {
 				if n := c.commands.NumRequeues(key); c.cfg.MaxRequeue < 0 || n < c.cfg.MaxRequeue {
 					klog.V(2).InfoS("Cannot take command; requeued", "command", key, "err", err)
 					c.commands.AddRateLimited(key)
@@ -54,7 +56,10 @@ func (c *Controller) runCommands(ctx context.Context) {
 	}
 }
 
-func (c *Controller) takeCommand(ctx context.Context, key string) error {
+// TakeCommand takes the Command of key (namespace/name) from the
+// informer's store, if it is aimed at a job: deleted, then its request
+// queued. One gone or taken by another controller is no error.
+func (c *Handlers) TakeCommand(ctx context.Context, key string) error {
 	ns, name, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
 		return err
@@ -70,7 +75,7 @@ func (c *Controller) takeCommand(ctx context.Context, key string) error {
 	if !ok {
 		return nil // aimed at something else
 	}
-	callCtx, cancel := callContext(ctx)
+	callCtx, cancel := applier.CallContext(ctx)
 	defer cancel()
 	err = c.cfg.Volcano.Commands(cmd.Namespace).Delete(callCtx, cmd.Name,
 		metav1.DeleteOptions{Preconditions: &metav1.Preconditions{UID: &cmd.UID}})
@@ -91,7 +96,7 @@ func (c *Controller) takeCommand(ctx context.Context, key string) error {
 }
 
 // command reads a Command from the informer's store.
-func (c *Controller) command(namespace, name string) (*vcjob.Command, error) {
+func (c *Handlers) command(namespace, name string) (*vcjob.Command, error) {
 	obj, ok, err := c.cmdStore.GetByKey(namespace + "/" + name)
 	switch {
 	case err != nil:

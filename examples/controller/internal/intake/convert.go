@@ -1,4 +1,4 @@
-package jobcontroller
+package intake
 
 import (
 	"fmt"
@@ -45,12 +45,4 @@ func jobOfPodGroup(pg *podgroup.PodGroup) string {
 		return o.Name
 	}
 	return pg.Name
-}
-
-var jobGVK = vcjob.SchemeGroupVersion.WithKind(vcjob.JobKind)
-
-// splitKey splits a job key (request.JobKey) into namespace and name.
-func splitKey(key string) (namespace, name string) {
-	namespace, name, _ = cache.SplitMetaNamespaceKey(key) // never fails on a namespace/name key
-	return namespace, name
 }

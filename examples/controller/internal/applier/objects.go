@@ -1,4 +1,4 @@
-package jobcontroller
+package applier
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func (a *Applier) ApplyObjects(ctx context.Context, objs plugins.Objects) error 
 }
 
 func (a *Applier) applyObject(parent context.Context, obj runtime.Object) error {
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	if s, ok := obj.(*corev1.Secret); ok {
 		_, err := a.Kube.CoreV1().Secrets(s.Namespace).Create(ctx, s, metav1.CreateOptions{FieldManager: clients.FieldManager})
@@ -107,7 +107,7 @@ func applyPatch(obj runtime.Object) ([]byte, error) {
 }
 
 func (a *Applier) deleteObject(parent context.Context, r plugins.ObjectRef) error {
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	var err error
 	switch r.Kind {
@@ -132,7 +132,7 @@ func (a *Applier) deleteObject(parent context.Context, r plugins.ObjectRef) erro
 // is created, owned by the job; a missing claim without one is an error
 // (the job waits for it).
 func (a *Applier) EnsureClaim(parent context.Context, job *vcjob.Job, claim statemachine.Claim) error {
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	pvcs := a.Kube.CoreV1().PersistentVolumeClaims(job.Namespace)
 	_, err := pvcs.Get(ctx, claim.Name, metav1.GetOptions{})
@@ -154,11 +154,13 @@ func (a *Applier) EnsureClaim(parent context.Context, job *vcjob.Job, claim stat
 	return err
 }
 
+var jobGVK = vcjob.SchemeGroupVersion.WithKind(vcjob.JobKind)
+
 // ClaimExists implements statemachine.Applier: whether a volume claim of
 // that name exists (NotFound is false). The library asks only while it
 // draws a name for a volume that has none, when a job is initiated.
 func (a *Applier) ClaimExists(parent context.Context, namespace, name string) (bool, error) {
-	ctx, cancel := callContext(parent)
+	ctx, cancel := CallContext(parent)
 	defer cancel()
 	_, err := a.Kube.CoreV1().PersistentVolumeClaims(namespace).Get(ctx, name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
