@@ -12,6 +12,7 @@
 //	handlers.go     event handlers (jobs, pods, PodGroups)
 //	commands.go     Commands: taken (deleted) first, then queued
 //	shard.go        one worker: its queue and the items it handles
+//	fold.go         pod requests queued as Volcano's queue merges them
 //	step.go         every call into the library's processing step
 //	retries.go      failed requests: requeue, give up, ordered retries
 //	delayed.go      the worker's delayed actions and their timer

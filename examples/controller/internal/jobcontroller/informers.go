@@ -7,7 +7,6 @@ import (
 
 	jobcache "github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/podgroup"
-	"github.com/vcjob/vcjob/request"
 )
 
 // registerHandlers takes the controller's informers from the shared
@@ -48,10 +47,6 @@ func (c *Controller) registerHandlers() error {
 
 func (c *Controller) shardOf(namespace, job string) *shard {
 	return c.shards[jobcache.Shard(namespace, job, len(c.shards))]
-}
-
-func (c *Controller) enqueue(req request.Request) {
-	c.shardOf(req.Namespace, req.JobName).queue.Add(item{Kind: kindRequest, Req: req})
 }
 
 // priority is the PodGroup's priority lookup: the PriorityClass lister.
