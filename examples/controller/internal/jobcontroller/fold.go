@@ -71,7 +71,15 @@ func policiesPodKeyed(ps []vcjob.LifecyclePolicy) bool {
 // takes; safe for concurrent use.
 type folds struct {
 	mu sync.Mutex
-	by map[request.Request][]request.Request
+	by map[request.Request]*foldGroup
+}
+
+// foldGroup is what one identity holds: its requests in order, and the
+// set of them, so that an identical request merges in O(1) however many
+// pods a task has.
+type foldGroup struct {
+	reqs []request.Request
+	seen map[request.Request]struct{}
 }
 
 // add keeps req under id, once: an identical request waiting is merged,
@@ -80,23 +88,30 @@ func (f *folds) add(id, req request.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.by == nil {
-		f.by = map[request.Request][]request.Request{}
+		f.by = map[request.Request]*foldGroup{}
 	}
-	for _, r := range f.by[id] {
-		if r == req {
-			return
-		}
+	g := f.by[id]
+	if g == nil {
+		g = &foldGroup{seen: map[request.Request]struct{}{}}
+		f.by[id] = g
 	}
-	f.by[id] = append(f.by[id], req)
+	if _, dup := g.seen[req]; dup {
+		return
+	}
+	g.seen[req] = struct{}{}
+	g.reqs = append(g.reqs, req)
 }
 
 // take hands over (and forgets) the requests kept under id.
 func (f *folds) take(id request.Request) []request.Request {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	reqs := f.by[id]
+	g := f.by[id]
 	delete(f.by, id)
-	return reqs
+	if g == nil {
+		return nil
+	}
+	return g.reqs
 }
 
 // forget drops what is kept for the job of key (namespace/name): its

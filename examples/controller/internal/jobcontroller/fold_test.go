@@ -1,6 +1,7 @@
 package jobcontroller
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -176,7 +177,7 @@ func TestFoldedRequestsRunOneByOneWhenThePodMatters(t *testing.T) {
 			for s.queue.Len() > 0 {
 				it, _ := s.queue.Get()
 				if it.Kind == kindFolded {
-					for _, r := range s.folds.by[it.Req] {
+					for _, r := range s.folds.by[it.Req].reqs {
 						seen = append(seen, string(r.Event)+" "+r.PodName)
 					}
 				}
@@ -215,5 +216,39 @@ func TestForgetDropsFoldedRequests(t *testing.T) {
 	s.handle(t.Context(), item{Kind: kindForget, Req: request.Request{Namespace: "ns", JobName: "demo"}})
 	if n := len(s.folds.by); n != 0 {
 		t.Errorf("%d folded identities kept for a deleted job", n)
+	}
+}
+
+// A group keeps its requests in order, an identical one once, and is
+// handed over once.
+func TestFoldsKeepOrderAndMergeTwins(t *testing.T) {
+	pod := func(name string, ev vcjob.Event) request.Request {
+		r := demoRequest(ev)
+		r.PodName, r.TaskName = name, "worker"
+		return r
+	}
+	running, _ := podFold(plainJob(t, vcjob.Running), pod("a", vcjob.PodRunningEvent))
+	failed, _ := podFold(plainJob(t, vcjob.Running), pod("a", vcjob.PodFailedEvent))
+	var f folds
+	for _, r := range []request.Request{pod("a", vcjob.PodRunningEvent), pod("b", vcjob.PodRunningEvent),
+		pod("a", vcjob.PodRunningEvent), pod("c", vcjob.PodFailedEvent), pod("c", vcjob.PodRunningEvent)} {
+		id, _ := podFold(plainJob(t, vcjob.Running), r)
+		f.add(id, r)
+	}
+	for _, tt := range []struct {
+		id   request.Request
+		want []string
+	}{
+		{running, []string{"a", "b", "c"}},
+		{running, nil},
+		{failed, []string{"c"}},
+	} {
+		var got []string
+		for _, r := range f.take(tt.id) {
+			got = append(got, r.PodName)
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("take(%s) = %q, want %q", tt.id.Event, got, tt.want)
+		}
 	}
 }
