@@ -76,6 +76,18 @@ func loadShapes(t *testing.T) []loadShape {
 	return out
 }
 
+// loadFlags are the controller's own options in the load test:
+// E2E_LOAD_FLAGS, split on spaces, when it is set (set and empty runs the
+// controller with its defaults, Volcano's behaviour); else vcjob's
+// cheaper status writes and in-order retries, both off by default, on:
+// the cost compared with Volcano's is with them.
+func loadFlags() []string {
+	if v, ok := os.LookupEnv("E2E_LOAD_FLAGS"); ok {
+		return strings.Fields(v)
+	}
+	return []string{"--coalesce-status", "--ordered-retries"}
+}
+
 // loadResult is what one shape measured.
 type loadResult struct {
 	shape                 loadShape
@@ -106,7 +118,7 @@ func TestLoad(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("LOAD summary, client qps %s, 4 workers:", qps)
+	t.Logf("LOAD summary, client qps %s, 4 workers, controller flags %q:", qps, loadFlags())
 	t.Logf("LOAD %-9s %8s %8s %12s %9s %12s %14s %12s", "shape", "wall", "quiet", "CPU/pod ev", "requests", "req/job", "status w/job", "alloc/pod ev")
 	for _, r := range results {
 		t.Logf("LOAD %-9s %7.1fs %7.1fs %10.0fµs %9.0f %12.1f %14.1f %10.1fKB", r.shape, r.wall.Seconds(), r.quiet.Seconds(),
@@ -117,10 +129,7 @@ func TestLoad(t *testing.T) {
 func runLoad(t *testing.T, arm controllerArm, shape loadShape, qps string) (loadResult, bool) {
 	jobs, pods := shape.jobs, shape.pods
 	ns := newNamespace(t, "load")
-	// vcjob's cheaper status writes and in-order retries, both off by
-	// default (Volcano's behaviour), on: the cost compared with Volcano's
-	// is with them.
-	args := []string{"--workers=4", "--kube-api-qps=" + qps, "--kube-api-burst=400", "-v=0", "--coalesce-status", "--ordered-retries"}
+	args := append([]string{"--workers=4", "--kube-api-qps=" + qps, "--kube-api-burst=400", "-v=0"}, loadFlags()...)
 	if v := os.Getenv("E2E_LOAD_V"); v != "" {
 		args = append(args, "-v="+v) // the controller's log level (0 by default)
 	}

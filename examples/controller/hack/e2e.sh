@@ -11,7 +11,8 @@
 # E2E_ARTIFACTS (where controller logs go; default examples/controller/_artifacts),
 # E2E_LOAD_SHAPES (load-test shapes, default 50x20,10x200,2x1000), E2E_LOAD_JOBS /
 # E2E_LOAD_PODS (one shape instead), E2E_LOAD_QPS (client QPS, default 200),
-# E2E_LOAD_V (the controller's -v in the load test),
+# E2E_LOAD_V (the controller's -v in the load test), E2E_LOAD_FLAGS (its options
+# there instead of --coalesce-status --ordered-retries; set and empty: its defaults),
 # E2E_FAULT_SEED / E2E_FAULT_SHARE / E2E_FAULT_JOBS / E2E_FAULT_PODS (TestFaults),
 # E2E_LOAD_PROFILE=file (a CPU profile of the controller under load), E2E_RACE=1
 # (the controller built with the race detector).

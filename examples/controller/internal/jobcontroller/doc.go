@@ -9,6 +9,7 @@
 //	controller.go   Config, New, Run, cache GC
 //	informers.go    the informers, their handlers (intake), lookups, routing to workers
 //	shard.go        one worker: its queue and the items it handles
+//	fold.go         pod requests queued under Volcano's identity (package fold)
 //	step.go         every call into the library's processing step
 //	retries.go      failed requests: requeue, give up, ordered retries; waiting for created pods
 //	delayed.go      the worker's delayed actions and their timer

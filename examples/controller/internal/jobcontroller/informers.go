@@ -55,10 +55,6 @@ func (c *Controller) shardOf(namespace, job string) *shard {
 	return c.shards[jobcache.Shard(namespace, job, len(c.shards))]
 }
 
-func (c *Controller) enqueue(req request.Request) {
-	c.shardOf(req.Namespace, req.JobName).queue.Add(item{Kind: kindRequest, Req: req})
-}
-
 // wake tells job's worker that the job's created pods have all been
 // shown: its waiting requests go on.
 func (c *Controller) wake(job string, last bool) {

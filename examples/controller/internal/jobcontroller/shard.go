@@ -14,6 +14,7 @@ import (
 	"github.com/vcjob/vcjob/worker"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/coalesce"
+	"github.com/vcjob/vcjob/examples/controller/internal/fold"
 )
 
 // itemKind is what a queue item asks the worker to do.
@@ -31,6 +32,9 @@ const (
 	// kindWake: the job's created pods have all been shown (or waited
 	// for long enough): run its waiting requests.
 	kindWake
+	// kindFolded: process Req, the identity the pod requests kept in
+	// folds were queued under (package fold).
+	kindFolded
 )
 
 // item is one entry of a worker's queue. It is comparable, so the queue
@@ -65,6 +69,8 @@ type shard struct {
 	// waiting are requests of jobs whose created pods the informer has
 	// not shown yet, in order, by job key.
 	waiting map[string][]item
+	// folds are the pod requests queued under a folded identity.
+	folds fold.Store
 
 	// mu is held by the worker while it handles an item; the maps above
 	// are the worker's alone otherwise. Only the debug view (debug.go)
@@ -150,6 +156,7 @@ func (s *shard) handle(ctx context.Context, it item) {
 			s.handle(ctx, r)
 		}
 	case kindForget:
+		s.folds.Forget(it.Req.Namespace, it.Req.JobName)
 		delete(s.waiting, request.JobKey(it.Req.Namespace, it.Req.JobName))
 		s.statuses.Drop(request.JobKey(it.Req.Namespace, it.Req.JobName))
 		delete(s.held, request.JobKey(it.Req.Namespace, it.Req.JobName))
@@ -164,6 +171,14 @@ func (s *shard) handle(ctx context.Context, it item) {
 		}
 		if s.wait(key, it) {
 			return
+		}
+		if it.Kind == kindFolded {
+			if each, ok := s.unfold(it); !ok {
+				for _, r := range each {
+					s.handle(ctx, r)
+				}
+				return
+			}
 		}
 		s.statuses.Overlay(it.Req.Namespace, it.Req.JobName)
 		rec := s.process(ctx, it.Req)
