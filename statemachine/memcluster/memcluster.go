@@ -712,23 +712,9 @@ func (c *Cluster) DeletePod(ctx context.Context, pod *corev1.Pod) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	k := key(pod.Namespace, pod.Name)
-	stored := c.pods[k]
-	if stored == nil {
-		return nil // NotFound: already gone
-	}
-	if c.FailMark != nil && stored.Annotations[vcjob.PodOutOfSyncKey] != "true" {
-		if err := c.FailMark(pod); err != nil {
-			return &statemachine.MarkError{Err: err}
-		}
-	}
-	marked := stored.DeepCopy()
-	if marked.Annotations == nil {
-		marked.Annotations = map[string]string{}
-	}
-	if marked.Annotations[vcjob.PodOutOfSyncKey] != "true" {
-		marked.Annotations[vcjob.PodOutOfSyncKey] = "true"
-		c.PutPod(marked)
+	marked, err := c.mark(pod)
+	if err != nil || marked == nil {
+		return err // a failed mark, or NotFound: already gone
 	}
 	if c.FailDelete != nil {
 		if err := c.FailDelete(pod); err != nil {
@@ -746,6 +732,40 @@ func (c *Cluster) DeletePod(ctx context.Context, pod *corev1.Pod) error {
 	}
 	c.RemovePod(pod.Namespace, pod.Name)
 	return nil
+}
+
+// MarkOutOfSync is the first half of DeletePod alone: the pod gets the
+// out-of-sync annotation and stays. A harness that stops a controller
+// between the mark and the delete (package perturb) calls it.
+func (c *Cluster) MarkOutOfSync(ctx context.Context, pod *corev1.Pod) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := c.mark(pod)
+	return err
+}
+
+// mark marks the stored pod out-of-sync (once) and returns the stored pod,
+// or nil when there is none.
+func (c *Cluster) mark(pod *corev1.Pod) (*corev1.Pod, error) {
+	stored := c.pods[key(pod.Namespace, pod.Name)]
+	if stored == nil {
+		return nil, nil
+	}
+	if c.FailMark != nil && stored.Annotations[vcjob.PodOutOfSyncKey] != "true" {
+		if err := c.FailMark(pod); err != nil {
+			return nil, &statemachine.MarkError{Err: err}
+		}
+	}
+	marked := stored.DeepCopy()
+	if marked.Annotations == nil {
+		marked.Annotations = map[string]string{}
+	}
+	if marked.Annotations[vcjob.PodOutOfSyncKey] != "true" {
+		marked.Annotations[vcjob.PodOutOfSyncKey] = "true"
+		c.PutPod(marked)
+	}
+	return marked, nil
 }
 
 // UpdateStatus implements statemachine.Applier.
