@@ -104,7 +104,16 @@ func (a *applier) DeletePod(ctx context.Context, pod *corev1.Pod) error {
 
 func (a *applier) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
 	return a.call(func() error {
-		a.r.checkStatus(job, status)
-		return a.w.UpdateStatus(ctx, job, status)
+		// Judged against what was stored before, once the write is made:
+		// a write the world refuses (a conflict) lowers nothing.
+		var before *vcjob.Job
+		if stored := a.w.StoredJob(job.Namespace, job.Name); stored != nil {
+			before = stored
+		}
+		err := a.w.UpdateStatus(ctx, job, status)
+		if err == nil {
+			a.r.checkStatus(before, job, status)
+		}
+		return err
 	})
 }

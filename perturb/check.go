@@ -102,8 +102,7 @@ func DuplicateIndex(pods []*corev1.Pod) string {
 	return ""
 }
 
-func (r *Run) checkStatus(job *vcjob.Job, status *vcjob.JobStatus) {
-	stored := r.world.StoredJob(job.Namespace, job.Name)
+func (r *Run) checkStatus(stored, job *vcjob.Job, status *vcjob.JobStatus) {
 	if stored == nil || stored.UID != job.UID {
 		return
 	}

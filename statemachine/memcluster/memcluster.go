@@ -8,9 +8,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
@@ -645,6 +647,9 @@ func (c *Cluster) UpdateJob(ctx context.Context, job *vcjob.Job) error {
 	if prev == nil {
 		return fmt.Errorf("memcluster: job %s/%s not found", job.Namespace, job.Name)
 	}
+	if err := conflict(job, prev); err != nil {
+		return err
+	}
 	next := job.DeepCopy()
 	next.Status = prev.Status
 	c.putJob(next)
@@ -778,6 +783,9 @@ func (c *Cluster) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjo
 			return err
 		}
 	}
+	if err := conflict(job, c.jobs[key(job.Namespace, job.Name)]); err != nil {
+		return err
+	}
 	c.writeStatus(job, status)
 	// As a real API server's answer would: the caller's job now holds what
 	// was written, so a second write in the same call is current.
@@ -787,6 +795,22 @@ func (c *Cluster) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjo
 	job.ResourceVersion = stored.ResourceVersion
 	job.Status = stored.Status
 	return nil
+}
+
+// jobsResource names jobs in the API errors the cluster returns.
+var jobsResource = schema.GroupResource{Group: vcjob.GroupName, Resource: "jobs"}
+
+// conflict is the API server's optimistic concurrency: a write of a job
+// read at another resourceVersion than the stored one is refused with a
+// Conflict, so a controller deciding on a stale cache writes nothing and
+// is requeued. Without Watch the cluster keeps no versions and checks
+// none.
+func conflict(job, stored *vcjob.Job) error {
+	if stored == nil || job.ResourceVersion == "" || stored.ResourceVersion == "" || job.ResourceVersion == stored.ResourceVersion {
+		return nil
+	}
+	return apierrors.NewConflict(jobsResource, job.Name,
+		fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
 }
 
 // writeStatus stores a new job object: the stored one's metadata and spec

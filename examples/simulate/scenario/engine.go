@@ -103,8 +103,8 @@ type sim struct {
 	// for a plain simulation; sem and reg rebuild the controller after a
 	// crash.
 	pert *perturb.Run
-	sem semantics.Profile
-	reg *plugins.Registry
+	sem  semantics.Profile
+	reg  *plugins.Registry
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
