@@ -38,7 +38,7 @@ type Marker interface {
 // Feed is a World's watch: the changes since the last call, oldest first
 // (memcluster.Cluster.Drain with Watch set).
 type Feed interface {
-	Drain() []memcluster.Change
+	Drain() []Change
 }
 
 // ErrCrashed is the error of every Applier call a crashed controller
@@ -66,13 +66,13 @@ type Run struct {
 
 	changes int
 	steps   int
-	pending []memcluster.Change
+	pending []Change
 	held    int
 	// Lagged is how many changes the planned step did not see (Stale):
 	// fewer than Plan.Lag when fewer were undelivered, and the run is
 	// then one with a smaller lag; -1 until the step runs.
 	Lagged int
-	unseen map[string]memcluster.Change
+	unseen map[string]Change
 	// Skipped: the planned change was kept from the cache (Unobserved).
 	Skipped bool
 
@@ -128,7 +128,7 @@ func (r *Run) Stepped() {
 // back until the same object changes again, and then delivers the two as
 // one change from the first's old state to the second's new one, as a
 // relist after a cut watch does.
-func (r *Run) Deliver(changes []memcluster.Change) []memcluster.Change {
+func (r *Run) Deliver(changes []Change) []Change {
 	for _, ch := range changes {
 		i := r.changes
 		r.changes++
@@ -151,7 +151,7 @@ func (r *Run) Deliver(changes []memcluster.Change) []memcluster.Change {
 		}
 		if r.Plan.Kind == Unobserved && i == r.Plan.At && k != "" && !deleted(ch) {
 			if r.unseen == nil {
-				r.unseen = map[string]memcluster.Change{}
+				r.unseen = map[string]Change{}
 			}
 			r.unseen[k] = ch
 			r.Skipped = true
@@ -164,14 +164,14 @@ func (r *Run) Deliver(changes []memcluster.Change) []memcluster.Change {
 	}
 	n := len(r.pending) - r.held
 	out := r.pending[:n:n]
-	r.pending = append([]memcluster.Change(nil), r.pending[n:]...)
+	r.pending = append([]Change(nil), r.pending[n:]...)
 	return out
 }
 
 // Idle is for a driver whose queue is empty: the changes held back for a
 // step that is not coming are delivered now (a lag lasts until the
 // informer catches up, not for ever).
-func (r *Run) Idle() []memcluster.Change {
+func (r *Run) Idle() []Change {
 	r.held = 0
 	out := r.pending
 	r.pending = nil
@@ -181,7 +181,7 @@ func (r *Run) Idle() []memcluster.Change {
 // Flush delivers everything still held, the unobserved state included,
 // as the relist at the end of a scenario does: the cache then holds what
 // the cluster holds.
-func (r *Run) Flush() []memcluster.Change {
+func (r *Run) Flush() []Change {
 	out := r.Idle()
 	keys := make([]string, 0, len(r.unseen))
 	for k := range r.unseen {
@@ -237,7 +237,7 @@ func Relist(c *cache.Cache, w World, namespace, name string) []request.Request {
 }
 
 // objectKey names the pod or PodGroup a change is about ("" for a job).
-func objectKey(ch memcluster.Change) string {
+func objectKey(ch Change) string {
 	switch {
 	case ch.NewPod != nil:
 		return "pod/" + ch.NewPod.Namespace + "/" + ch.NewPod.Name
@@ -249,12 +249,12 @@ func objectKey(ch memcluster.Change) string {
 	return "podgroup/" + ch.PodGroupNamespace + "/" + ch.PodGroupJob
 }
 
-func deleted(ch memcluster.Change) bool { return ch.Type == memcluster.Deleted }
+func deleted(ch Change) bool { return ch.Type == memcluster.Deleted }
 
 // merge is what a watch shows of two changes of one object when it lost
 // the first: the second, from the first's old state. ok is false when
 // nothing changed in between.
-func merge(first, second memcluster.Change) (memcluster.Change, bool) {
+func merge(first, second Change) (Change, bool) {
 	m := second
 	if second.NewPod != nil || second.OldPod != nil {
 		m.OldPod = first.OldPod
@@ -295,3 +295,7 @@ func (r *Run) dead() error {
 	}
 	return nil
 }
+
+// Change is a watch event of the world (memcluster's type; a World of
+// another kind hands its events over in this form).
+type Change = memcluster.Change

@@ -4,12 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/vcjob/vcjob/perturb"
 	"github.com/vcjob/vcjob/semantics"
@@ -66,73 +63,6 @@ func (ps perturbScenario) play(plan perturb.Plan, sem semantics.Profile) (*pertu
 	run := perturb.NewRun(plan)
 	res, err := Perturb(job, ps.script, opts, run)
 	return run, res, err
-}
-
-// finding is one violation seen: a scenario, a plan kind, a check.
-type finding struct {
-	scenario string
-	kind     perturb.Kind
-	check    perturb.Check
-}
-
-func TestPerturbScenarios(t *testing.T) {
-	start := time.Now()
-	scenarios := perturbScenarios(t)
-	const perKind = 2 // sampled runs per plan kind and scenario
-	r := rand.New(rand.NewPCG(27, 1))
-	runs := map[perturb.Kind]int{}
-	distinct := map[perturb.Kind]int{}
-	found := map[finding][]string{}
-	for _, ps := range scenarios {
-		base, baseRes, err := ps.play(perturb.Plan{Kind: perturb.None}, semantics.Profile{})
-		if err != nil {
-			t.Errorf("%s: %v", ps.name, err)
-			continue
-		}
-		for _, v := range base.Violations() {
-			f := finding{ps.name, perturb.None, v.Check}
-			found[f] = append(found[f], v.Detail)
-		}
-		plans := perturb.Plans(base.Counts())
-		if !*perturbAll {
-			plans = perturb.Sample(plans, perKind, r)
-		}
-		for _, plan := range plans {
-			run, res, err := ps.play(plan, semantics.Profile{})
-			if err != nil {
-				t.Errorf("%s %s: %v", ps.name, plan, err)
-				continue
-			}
-			runs[plan.Kind]++
-			if plan.Kind == perturb.Stale && run.Lagged != plan.Lag {
-				continue // the same run as a smaller lag's
-			}
-			distinct[plan.Kind]++
-			run.Compare(res.Final, baseRes.Final)
-			for _, v := range run.Violations() {
-				f := finding{ps.name, plan.Kind, v.Check}
-				found[f] = append(found[f], plan.String()+": "+v.Detail)
-			}
-		}
-	}
-	var keys []finding
-	for f := range found {
-		keys = append(keys, f)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		a, b := keys[i], keys[j]
-		if a.scenario != b.scenario {
-			return a.scenario < b.scenario
-		}
-		if a.kind != b.kind {
-			return a.kind < b.kind
-		}
-		return a.check < b.check
-	})
-	for _, f := range keys {
-		t.Logf("%s | %s | %s | %d | %s", f.scenario, f.kind, f.check, len(found[f]), found[f][0])
-	}
-	t.Logf("%d scenarios; runs %v; distinct %v; %d findings; %s", len(scenarios), runs, distinct, len(keys), time.Since(start).Round(time.Millisecond))
 }
 
 // TestPerturbDebug prints the transcript of one perturbed run:
