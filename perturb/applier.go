@@ -28,51 +28,51 @@ type applier struct {
 
 // call makes one counted call: refused after the crash, else made, and
 // then perhaps the crash point.
-func (a *applier) call(do func() error) error {
+func (a *applier) call(what string, do func() error) error {
 	if err := a.r.dead(); err != nil {
 		return err
 	}
 	err := do()
-	a.r.tick()
+	a.r.tick(what)
 	return err
 }
 
 func (a *applier) PodGroupState(ctx context.Context, job *vcjob.Job) (statemachine.PodGroupState, error) {
 	var st statemachine.PodGroupState
-	err := a.call(func() (err error) { st, err = a.w.PodGroupState(ctx, job); return err })
+	err := a.call("reading the PodGroup", func() (err error) { st, err = a.w.PodGroupState(ctx, job); return err })
 	return st, err
 }
 
 func (a *applier) ApplyPodGroup(ctx context.Context, desired *podgroup.PodGroup) error {
-	return a.call(func() error { return a.w.ApplyPodGroup(ctx, desired) })
+	return a.call("writing the PodGroup", func() error { return a.w.ApplyPodGroup(ctx, desired) })
 }
 
 func (a *applier) ApplyObjects(ctx context.Context, objs plugins.Objects) error {
-	return a.call(func() error { return a.w.ApplyObjects(ctx, objs) })
+	return a.call("writing the plugins' objects", func() error { return a.w.ApplyObjects(ctx, objs) })
 }
 
 func (a *applier) EnsureClaim(ctx context.Context, job *vcjob.Job, claim statemachine.Claim) error {
-	return a.call(func() error { return a.w.EnsureClaim(ctx, job, claim) })
+	return a.call("ensuring claim "+claim.Name, func() error { return a.w.EnsureClaim(ctx, job, claim) })
 }
 
 func (a *applier) ClaimExists(ctx context.Context, namespace, name string) (bool, error) {
 	var ok bool
-	err := a.call(func() (err error) { ok, err = a.w.ClaimExists(ctx, namespace, name); return err })
+	err := a.call("looking up claim "+name, func() (err error) { ok, err = a.w.ClaimExists(ctx, namespace, name); return err })
 	return ok, err
 }
 
 func (a *applier) UpdateJob(ctx context.Context, job *vcjob.Job) error {
-	return a.call(func() error { return a.w.UpdateJob(ctx, job) })
+	return a.call("writing the job's spec", func() error { return a.w.UpdateJob(ctx, job) })
 }
 
 func (a *applier) DeletePodGroup(ctx context.Context, job *vcjob.Job) (bool, error) {
 	var ok bool
-	err := a.call(func() (err error) { ok, err = a.w.DeletePodGroup(ctx, job); return err })
+	err := a.call("deleting the PodGroup", func() (err error) { ok, err = a.w.DeletePodGroup(ctx, job); return err })
 	return ok, err
 }
 
 func (a *applier) CreatePod(ctx context.Context, pod *corev1.Pod) error {
-	return a.call(func() error {
+	return a.call("creating "+pod.Name, func() error {
 		a.r.checkCreate(pod)
 		err := a.w.CreatePod(ctx, pod)
 		if err == nil {
@@ -87,23 +87,23 @@ func (a *applier) CreatePod(ctx context.Context, pod *corev1.Pod) error {
 func (a *applier) DeletePod(ctx context.Context, pod *corev1.Pod) error {
 	m, ok := a.w.(Marker)
 	if !ok {
-		return a.call(func() error { return a.w.DeletePod(ctx, pod) })
+		return a.call("deleting "+pod.Name, func() error { return a.w.DeletePod(ctx, pod) })
 	}
 	if a.r.Plan.Kind == Crash && a.r.calls == a.r.Plan.At {
-		if err := a.call(func() error { return m.MarkOutOfSync(ctx, pod) }); err != nil {
+		if err := a.call("marking "+pod.Name+" out of sync", func() error { return m.MarkOutOfSync(ctx, pod) }); err != nil {
 			return err
 		}
-		return a.call(func() error { return a.w.DeletePod(ctx, pod) })
+		return a.call("deleting "+pod.Name, func() error { return a.w.DeletePod(ctx, pod) })
 	}
 	if err := a.r.dead(); err != nil {
 		return err
 	}
-	a.r.tick() // the mark, made inside the delete
-	return a.call(func() error { return a.w.DeletePod(ctx, pod) })
+	a.r.tick("marking " + pod.Name + " out of sync") // made inside the delete
+	return a.call("deleting "+pod.Name, func() error { return a.w.DeletePod(ctx, pod) })
 }
 
 func (a *applier) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
-	return a.call(func() error {
+	return a.call("writing the status ("+string(status.State.Phase)+")", func() error {
 		// Judged against what was stored before, once the write is made:
 		// a write the world refuses (a conflict) lowers nothing.
 		var before *vcjob.Job

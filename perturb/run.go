@@ -75,6 +75,9 @@ type Run struct {
 	unseen map[string]Change
 	// Skipped: the planned change was kept from the cache (Unobserved).
 	Skipped bool
+	// Point says where the plan struck: the call a Crash run stopped
+	// after, the change an Unobserved run kept back.
+	Point string
 
 	// last and skippable count the changes a watch could lose.
 	last      map[string]int
@@ -155,6 +158,7 @@ func (r *Run) Deliver(changes []Change) []Change {
 			}
 			r.unseen[k] = ch
 			r.Skipped = true
+			r.Point = Describe(ch)
 			continue
 		}
 		r.pending = append(r.pending, ch)
@@ -279,8 +283,9 @@ func merge(first, second Change) (Change, bool) {
 
 // tick counts an Applier call and crashes the controller at the planned
 // point.
-func (r *Run) tick() {
+func (r *Run) tick(what string) {
 	if r.Plan.Kind == Crash && r.calls == r.Plan.At && r.Crashes == 0 {
+		r.Point = "after " + what
 		r.crashed = true
 		r.Crashes++
 		r.cancel()
@@ -299,3 +304,42 @@ func (r *Run) dead() error {
 // Change is a watch event of the world (memcluster's type; a World of
 // another kind hands its events over in this form).
 type Change = memcluster.Change
+
+// Describe is a change in a few words: "pod j-worker-0 Pending -> Running",
+// "podgroup of j Inqueue -> Running".
+func Describe(ch Change) string {
+	podState := func(p *corev1.Pod) string {
+		if p == nil {
+			return "(none)"
+		}
+		st := string(p.Status.Phase)
+		if p.DeletionTimestamp != nil {
+			st += ",terminating"
+		}
+		if p.Annotations[vcjob.PodOutOfSyncKey] == "true" {
+			st += ",out-of-sync"
+		}
+		return st
+	}
+	phase := func(p string) string {
+		if p == "" {
+			return "(no phase)"
+		}
+		return p
+	}
+	switch {
+	case ch.NewPod != nil || ch.OldPod != nil:
+		name := ""
+		if ch.NewPod != nil {
+			name = ch.NewPod.Name
+		} else {
+			name = ch.OldPod.Name
+		}
+		return fmt.Sprintf("pod %s %s -> %s", name, podState(ch.OldPod), podState(ch.NewPod))
+	case ch.NewJob != nil || ch.OldJob != nil:
+		return "job " + string(ch.Type)
+	case ch.Type == memcluster.Deleted:
+		return "podgroup of " + ch.PodGroupJob + " deleted"
+	}
+	return fmt.Sprintf("podgroup of %s %s -> %s", ch.PodGroupJob, phase(string(ch.OldPhase)), phase(string(ch.NewPhase)))
+}
