@@ -99,7 +99,7 @@ type sim struct {
 	// requests, by due time.
 	failures map[request.Request]int
 	retries  []retry
-	// run is the perturbation the controller runs under (perturb.go), nil
+	// pert is the perturbation the controller runs under (perturb.go), nil
 	// for a plain simulation; sem and reg rebuild the controller after a
 	// crash.
 	pert *perturb.Run

@@ -90,7 +90,7 @@ func (s *sim) relist() bool {
 
 // maxDrainRounds bounds the drain: a job still changing after that many
 // relists never settles.
-const maxDrainRounds = 4
+const maxDrainRounds = perturb.MaxDrainRounds
 
 // drain plays what the cluster would deliver after the script, then checks
 // that the job stays as it is and is not stuck.
