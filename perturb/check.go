@@ -35,8 +35,10 @@ const (
 	Live Check = "live"
 )
 
-// Checks are every check, in the order reports list them.
-var Checks = []Check{Converges, UniqueIndex, NoCreateAfterEnd, Monotonic, Stable, Live}
+// Checks lists every check, in the order reports list them.
+func Checks() []Check {
+	return []Check{Converges, UniqueIndex, NoCreateAfterEnd, Monotonic, Stable, Live}
+}
 
 // Violation is one check a run broke, with what broke it.
 type Violation struct {
@@ -51,7 +53,7 @@ func (v Violation) String() string { return string(v.Check) + ": " + v.Detail }
 func (r *Run) Violations() []Violation {
 	out := append([]Violation(nil), r.violations...)
 	order := map[Check]int{}
-	for i, c := range Checks {
+	for i, c := range Checks() {
 		order[c] = i
 	}
 	sort.SliceStable(out, func(i, j int) bool { return order[out[i].Check] < order[out[j].Check] })
@@ -67,6 +69,16 @@ func (r *Run) Violate(c Check, format string, args ...any) {
 	r.seen[c] = true
 	r.violations = append(r.violations, Violation{Check: c, Detail: fmt.Sprintf(format, args...)})
 }
+
+// Note records what the driver could not play as written (a script line
+// the perturbed world had no pod for): it explains a run's end, it
+// breaks no check.
+func (r *Run) Note(format string, args ...any) {
+	r.notes = append(r.notes, fmt.Sprintf(format, args...))
+}
+
+// Notes are the driver's notes, in order.
+func (r *Run) Notes() []string { return append([]string(nil), r.notes...) }
 
 // Terminal reports whether a job in phase p is done with its pods:
 // finished, or Aborted (which only a ResumeJob leaves).

@@ -24,8 +24,8 @@ const (
 	Unobserved Kind = "unobserved"
 )
 
-// Kinds are the perturbations, in the order runs are listed.
-var Kinds = []Kind{Crash, Stale, Unobserved}
+// Kinds lists the perturbations, in the order Plans lists their runs.
+func Kinds() []Kind { return []Kind{Crash, Stale, Unobserved} }
 
 // MaxLag is the largest lag a Stale run plays.
 const MaxLag = 3
@@ -91,7 +91,7 @@ func Sample(plans []Plan, n int, r *rand.Rand) []Plan {
 		byKind[p.Kind] = append(byKind[p.Kind], i)
 	}
 	keep := make([]bool, len(plans))
-	for _, k := range Kinds {
+	for _, k := range Kinds() {
 		idx := byKind[k]
 		r.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
 		for _, i := range idx[:min(n, len(idx))] {

@@ -85,6 +85,7 @@ type Run struct {
 
 	violations []Violation
 	seen       map[Check]bool
+	notes      []string
 }
 
 // NewRun starts a run under plan.

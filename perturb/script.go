@@ -11,8 +11,8 @@ import (
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 )
 
-// ScriptStart is the clock of a played rapidgen script at its start.
-var ScriptStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+// scriptStart is the clock of a played rapidgen script at its start.
+func scriptStart() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // PlayScript plays a rapidgen scenario on a memcluster under plan: its
 // world steps change the cluster (the controller settles after each, and
@@ -24,7 +24,7 @@ var ScriptStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // world behind it would be lost by any relist. It returns the run and
 // the job's end.
 func PlayScript(sc rapidgen.Script, plan Plan, sem semantics.Profile) (*Run, Final, error) {
-	c := memcluster.New(metav1.NewTime(ScriptStart))
+	c := memcluster.New(metav1.NewTime(scriptStart()))
 	c.Watch, c.GracefulDelete = true, true
 	job := c.PutJob(sc.Job)
 	ns, name := job.Namespace, job.Name

@@ -68,6 +68,7 @@ func PerturbObserved(job *vcjob.Job, script []Command, opts Options, run *pertur
 			return res, err
 		default:
 			res.Skipped = append(res.Skipped, c.Line)
+			run.Note("line %d %q", c.Line, c.Text)
 		}
 	}
 	if err := s.drain(); err != nil {
@@ -189,7 +190,14 @@ func (s *sim) restart() {
 	s.cache.Semantics = s.sem
 	applier := s.step.Cluster.Applier
 	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: applier, Plugins: s.reg, Semantics: s.sem}}
-	s.queue = s.pert.Restart(s.cache, s.cluster, s.cluster, s.ns, s.job)
+	// The garbage collector is a controller of its own: it still sees
+	// the job's changes the job controller's crash took with it.
+	for _, ch := range s.cluster.Drain() {
+		if ch.NewJob != nil {
+			s.gc.noteJob(ch.NewJob)
+		}
+	}
+	s.queue = s.pert.Restart(s.cache, s.cluster, nil, s.ns, s.job)
 	s.ctx = s.pert.Context()
 	s.retries, s.failures = nil, nil
 }

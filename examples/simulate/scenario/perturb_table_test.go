@@ -453,5 +453,9 @@ func explain(src source, r row) string {
 	if point != "" {
 		point += ": "
 	}
-	return point + why + "; " + r.what
+	out := point + why + "; " + r.what
+	if run != nil && len(run.Notes()) > 0 {
+		out += "; then the script cannot play " + strings.Join(run.Notes(), ", ") + " as written (no pod for it)"
+	}
+	return out
 }
