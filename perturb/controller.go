@@ -21,9 +21,10 @@ import (
 // its own World: apply a change of the world, then Settle; queue a
 // request (a command) with Queue; let time pass with Advance; end with
 // Drain. A crash replaces the cache, the queue and the delayed actions
-// by a new controller's, filled from the world. Failed steps are
-// retried on the next Settle; MaxFailures failures in a row give up on
-// the request as Volcano's worker does (worker.Step.GiveUp).
+// by a new controller's, filled from the world. A failed step's request
+// goes to the back of the queue at once (there is no rate limiter: the
+// clock is the caller's); after MaxFailures failures the controller gives
+// up on it as Volcano's worker does (worker.Step.GiveUp).
 type Controller struct {
 	Run       *Run
 	World     World

@@ -279,9 +279,10 @@ func TestPerturbation(t *testing.T) {
 	}
 
 	rnd := rand.New(rand.NewPCG(27, 1))
-	runs := map[perturb.Kind]int{}
-	violations := map[perturb.Kind]int{}
-	played := 0
+	// Figures by source ("files", "rapidgen") and plan kind.
+	runs := map[string]map[perturb.Kind]int{"files": {}, "rapidgen": {}}
+	violations := map[string]map[perturb.Kind]int{"files": {}, "rapidgen": {}}
+	played := map[string]int{}
 	found := map[string]row{}
 	seen := map[string]bool{}
 	for _, src := range sources {
@@ -290,10 +291,14 @@ func TestPerturbation(t *testing.T) {
 			t.Logf("%s: not played: the script stops under Volcano's semantics: %v", src.name, err)
 			continue
 		}
-		played++
+		fig := "files"
+		if src.group() == "rapidgen" {
+			fig = "rapidgen"
+		}
+		played[fig]++
 		note := func(plan perturb.Plan, vs []perturb.Violation) {
 			for _, v := range vs {
-				violations[plan.Kind]++
+				violations[fig][plan.Kind]++
 				r := row{source: src.name, plan: plan, check: v.Check, what: v.Detail}
 				seen[r.key()] = true
 				if _, ok := found[r.key()]; !ok {
@@ -316,7 +321,7 @@ func TestPerturbation(t *testing.T) {
 			if !distinct {
 				continue
 			}
-			runs[plan.Kind]++
+			runs[fig][plan.Kind]++
 			note(plan, vs)
 		}
 	}
@@ -371,14 +376,13 @@ func TestPerturbation(t *testing.T) {
 	if *perturbRewrite {
 		rewriteTable(t, rows, found, bySource)
 	}
-	total := 0
-	for _, n := range violations {
-		total += n
+	for _, fig := range []string{"files", "rapidgen"} {
+		r, v := runs[fig], violations[fig]
+		t.Logf("%s: %d scenarios; runs: crash %d, stale %d, unobserved %d; violations: crash %d, stale %d, unobserved %d, unperturbed %d",
+			fig, played[fig], r[perturb.Crash], r[perturb.Stale], r[perturb.Unobserved],
+			v[perturb.Crash], v[perturb.Stale], v[perturb.Unobserved], v[perturb.None])
 	}
-	t.Logf("%d scenarios played (%d files and scripts offered); runs per plan: crash %d, stale %d, unobserved %d; violations: %d (crash %d, stale %d, unobserved %d, unperturbed %d); %d behaviours; %s",
-		played, len(sources), runs[perturb.Crash], runs[perturb.Stale], runs[perturb.Unobserved], total,
-		violations[perturb.Crash], violations[perturb.Stale], violations[perturb.Unobserved], violations[perturb.None],
-		len(found), time.Since(start).Round(time.Second))
+	t.Logf("%d sources offered; %d behaviours, %d rows; %s", len(sources), len(found), len(rows), time.Since(start).Round(time.Second))
 }
 
 func mustSeed(t *testing.T, name string) int {
