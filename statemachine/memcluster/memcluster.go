@@ -8,9 +8,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
@@ -645,6 +647,9 @@ func (c *Cluster) UpdateJob(ctx context.Context, job *vcjob.Job) error {
 	if prev == nil {
 		return fmt.Errorf("memcluster: job %s/%s not found", job.Namespace, job.Name)
 	}
+	if err := conflict(job, prev); err != nil {
+		return err
+	}
 	next := job.DeepCopy()
 	next.Status = prev.Status
 	c.putJob(next)
@@ -712,23 +717,9 @@ func (c *Cluster) DeletePod(ctx context.Context, pod *corev1.Pod) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	k := key(pod.Namespace, pod.Name)
-	stored := c.pods[k]
-	if stored == nil {
-		return nil // NotFound: already gone
-	}
-	if c.FailMark != nil && stored.Annotations[vcjob.PodOutOfSyncKey] != "true" {
-		if err := c.FailMark(pod); err != nil {
-			return &statemachine.MarkError{Err: err}
-		}
-	}
-	marked := stored.DeepCopy()
-	if marked.Annotations == nil {
-		marked.Annotations = map[string]string{}
-	}
-	if marked.Annotations[vcjob.PodOutOfSyncKey] != "true" {
-		marked.Annotations[vcjob.PodOutOfSyncKey] = "true"
-		c.PutPod(marked)
+	marked, err := c.mark(pod)
+	if err != nil || marked == nil {
+		return err // a failed mark, or NotFound: already gone
 	}
 	if c.FailDelete != nil {
 		if err := c.FailDelete(pod); err != nil {
@@ -748,6 +739,40 @@ func (c *Cluster) DeletePod(ctx context.Context, pod *corev1.Pod) error {
 	return nil
 }
 
+// MarkOutOfSync is the first half of DeletePod alone: the pod gets the
+// out-of-sync annotation and stays. A harness that stops a controller
+// between the mark and the delete (package perturb) calls it.
+func (c *Cluster) MarkOutOfSync(ctx context.Context, pod *corev1.Pod) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	_, err := c.mark(pod)
+	return err
+}
+
+// mark marks the stored pod out-of-sync (once) and returns the stored pod,
+// or nil when there is none.
+func (c *Cluster) mark(pod *corev1.Pod) (*corev1.Pod, error) {
+	stored := c.pods[key(pod.Namespace, pod.Name)]
+	if stored == nil {
+		return nil, nil
+	}
+	if c.FailMark != nil && stored.Annotations[vcjob.PodOutOfSyncKey] != "true" {
+		if err := c.FailMark(pod); err != nil {
+			return nil, &statemachine.MarkError{Err: err}
+		}
+	}
+	marked := stored.DeepCopy()
+	if marked.Annotations == nil {
+		marked.Annotations = map[string]string{}
+	}
+	if marked.Annotations[vcjob.PodOutOfSyncKey] != "true" {
+		marked.Annotations[vcjob.PodOutOfSyncKey] = "true"
+		c.PutPod(marked)
+	}
+	return marked, nil
+}
+
 // UpdateStatus implements statemachine.Applier.
 func (c *Cluster) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjob.JobStatus) error {
 	if err := ctx.Err(); err != nil {
@@ -758,6 +783,9 @@ func (c *Cluster) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjo
 			return err
 		}
 	}
+	if err := conflict(job, c.jobs[key(job.Namespace, job.Name)]); err != nil {
+		return err
+	}
 	c.writeStatus(job, status)
 	// As a real API server's answer would: the caller's job now holds what
 	// was written, so a second write in the same call is current.
@@ -767,6 +795,22 @@ func (c *Cluster) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjo
 	job.ResourceVersion = stored.ResourceVersion
 	job.Status = stored.Status
 	return nil
+}
+
+// jobsResource names jobs in the API errors the cluster returns.
+var jobsResource = schema.GroupResource{Group: vcjob.GroupName, Resource: "jobs"}
+
+// conflict is the API server's optimistic concurrency: a write of a job
+// read at another resourceVersion than the stored one is refused with a
+// Conflict, so a controller deciding on a stale cache writes nothing and
+// is requeued. Without Watch the cluster keeps no versions and checks
+// none.
+func conflict(job, stored *vcjob.Job) error {
+	if stored == nil || job.ResourceVersion == "" || stored.ResourceVersion == "" || job.ResourceVersion == stored.ResourceVersion {
+		return nil
+	}
+	return apierrors.NewConflict(jobsResource, job.Name,
+		fmt.Errorf("the object has been modified; please apply your changes to the latest version and try again"))
 }
 
 // writeStatus stores a new job object: the stored one's metadata and spec

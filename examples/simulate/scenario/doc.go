@@ -17,6 +17,12 @@
 // that is also a GCObserver receives each look of the garbage collector
 // and the delete it sends.
 //
+// Perturb plays a scenario with the controller under a perturbation of
+// package perturb (a crash after an Applier call, a lagging cache, a
+// lost state of a pod or PodGroup) and drains the job after the script;
+// TestPerturbation plays every scenario file that way against the table
+// of Volcano's behaviours in testdata/perturbation.md.
+//
 // The simulated controller requeues a failed step as Volcano's work queue
 // does (MaxRequeue times, RequeueBase doubling) and gives up on the next
 // failure (worker.Step.GiveUp: the retry-limit Event, then TerminateJob).

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -14,6 +15,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
+	"github.com/vcjob/vcjob/perturb"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/request"
@@ -63,6 +65,9 @@ type retry struct {
 	due time.Time
 }
 
+// errUnsettled: a line set off more requests than the job's bound.
+var errUnsettled = errors.New("the job did not settle")
+
 // Start is the simulated clock's origin.
 var Start = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -97,13 +102,25 @@ type sim struct {
 	// held: a "controller restart held" left its requests queued for the
 	// next command to handle after its own changes.
 	held bool
+	// pert is the perturbation the controller runs under (perturb.go), nil
+	// for a plain simulation; sem and reg rebuild the controller after a
+	// crash.
+	pert *perturb.Run
+	sem  semantics.Profile
+	reg  *plugins.Registry
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
 // embedder's choice; the job's own annotation applies on top), with the
 // claims the options name already there.
 func newSim(job *vcjob.Job, out Observer, sem semantics.Profile, claims ...string) (*sim, error) {
-	s := &sim{ctx: context.Background(), now: Start, out: out}
+	return newSimUnder(job, out, sem, nil, claims...)
+}
+
+// newSimUnder is newSim with the controller under run's perturbation
+// (nil: none).
+func newSimUnder(job *vcjob.Job, out Observer, sem semantics.Profile, run *perturb.Run, claims ...string) (*sim, error) {
+	s := &sim{ctx: context.Background(), now: Start, out: out, pert: run, sem: sem}
 	var pods int32
 	for _, t := range job.Spec.Tasks {
 		pods += t.Replicas
@@ -117,8 +134,12 @@ func newSim(job *vcjob.Job, out Observer, sem semantics.Profile, claims ...strin
 	s.cache.Semantics = sem
 	// The job's plugins run as in Volcano; ssh gets the plugins package's
 	// fixed test key, since a simulation needs no real one.
-	reg := plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
-	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: s.cluster, Plugins: reg, Semantics: sem}}
+	s.reg = plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
+	var applier statemachine.Applier = s.cluster
+	if run != nil {
+		s.ctx, applier = run.Context(), run.Wrap(s.cluster)
+	}
+	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: applier, Plugins: s.reg, Semantics: sem}}
 	for _, c := range claims {
 		ns := job.Namespace
 		if ns == "" {
@@ -371,6 +392,14 @@ func (s *sim) advance(d time.Duration) error {
 			for _, e := range due {
 				rec := s.step.Fire(s.ctx, e, s.now)
 				s.out.Record(rec)
+				if s.crashed() {
+					// The new controller has no delayed actions; it
+					// goes on with what its relist raised.
+					if err := s.settle(); err != nil {
+						return err
+					}
+					break
+				}
 				s.failed(e.Request, rec, true)
 				if err := s.settle(); err != nil {
 					return err
@@ -406,6 +435,7 @@ func (s *sim) failed(req request.Request, rec worker.Record, fired bool) {
 	if !worker.Requeue(n, MaxRequeue) {
 		delete(s.failures, req)
 		s.out.Record(s.step.GiveUp(s.ctx, rec, s.now))
+		s.crashed()
 		return
 	}
 	if s.failures == nil {
@@ -442,16 +472,25 @@ func (s *sim) settle() error {
 		s.observe()
 		s.reportPodGroup()
 		if len(s.queue) == 0 {
+			if s.pert != nil {
+				if held := s.pert.Idle(); len(held) > 0 {
+					s.notify(held)
+					continue
+				}
+			}
 			s.collect()
 			return nil
 		}
 		if steps >= s.maxSteps {
-			return fmt.Errorf("the job did not settle after %d requests", steps)
+			return fmt.Errorf("%w after %d requests", errUnsettled, steps)
 		}
 		req := s.queue[0]
 		s.queue = s.queue[1:]
 		rec := s.step.Process(s.ctx, req, s.now)
 		s.out.Record(rec)
+		if s.crashed() {
+			continue
+		}
 		s.failed(req, rec, false)
 	}
 }
@@ -488,6 +527,15 @@ func (s *sim) relistPodGroup(phase podgroup.Phase) {
 // requests the handlers raise.
 func (s *sim) observe() {
 	changes := s.cluster.Drain()
+	if s.pert != nil {
+		changes = s.pert.Deliver(changes)
+	}
+	s.notify(changes)
+}
+
+// notify hands changes to the cache, queueing the requests the handlers
+// raise.
+func (s *sim) notify(changes []memcluster.Change) {
 	if len(changes) > 0 {
 		s.out.Changes(changes, s.now)
 	}
