@@ -21,17 +21,25 @@ func TestStaleWriteConflicts(t *testing.T) {
 		name  string
 		watch bool
 		stale bool
-		want  bool
+		// rv is the version the caller's copy names, when it names its
+		// own (a test that plays the API server's versions itself).
+		rv   string
+		want bool
 	}{
-		{"current version", true, false, false},
-		{"stale version", true, true, true},
-		{"no versions kept", false, true, false},
+		{"current version", true, false, "", false},
+		{"stale version", true, true, "", true},
+		{"another version", true, false, "99", true},
+		{"no versions kept", false, true, "", false},
+		{"no versions kept: the caller's own version", false, false, "99", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := memcluster.New(metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)))
 			c.Watch = tc.watch
 			job := c.PutJob(&vcjob.Job{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "j"}})
 			read := job.DeepCopy()
+			if tc.rv != "" {
+				read.ResourceVersion = tc.rv
+			}
 			if tc.stale {
 				// Another writer moves the job on after read was taken.
 				if err := c.UpdateStatus(context.Background(), job.DeepCopy(), &vcjob.JobStatus{RetryCount: 1}); err != nil {
@@ -48,7 +56,11 @@ func TestStaleWriteConflicts(t *testing.T) {
 			if got := apierrors.IsConflict(err); got != tc.want {
 				t.Fatalf("UpdateJob: conflict %v, want %v (err %v)", got, tc.want, err)
 			}
-			if tc.want && c.StoredJob("ns", "j").Status.RetryCount != 1 {
+			before := int32(0)
+			if tc.stale {
+				before = 1
+			}
+			if tc.want && c.StoredJob("ns", "j").Status.RetryCount != before {
 				t.Fatalf("a refused write changed the job: %+v", c.StoredJob("ns", "j").Status)
 			}
 		})

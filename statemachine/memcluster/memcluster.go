@@ -647,7 +647,7 @@ func (c *Cluster) UpdateJob(ctx context.Context, job *vcjob.Job) error {
 	if prev == nil {
 		return fmt.Errorf("memcluster: job %s/%s not found", job.Namespace, job.Name)
 	}
-	if err := conflict(job, prev); err != nil {
+	if err := c.conflict(job, prev); err != nil {
 		return err
 	}
 	next := job.DeepCopy()
@@ -783,7 +783,7 @@ func (c *Cluster) UpdateStatus(ctx context.Context, job *vcjob.Job, status *vcjo
 			return err
 		}
 	}
-	if err := conflict(job, c.jobs[key(job.Namespace, job.Name)]); err != nil {
+	if err := c.conflict(job, c.jobs[key(job.Namespace, job.Name)]); err != nil {
 		return err
 	}
 	c.writeStatus(job, status)
@@ -805,8 +805,8 @@ var jobsResource = schema.GroupResource{Group: vcjob.GroupName, Resource: "jobs"
 // Conflict, so a controller deciding on a stale cache writes nothing and
 // is requeued. Without Watch the cluster keeps no versions and checks
 // none.
-func conflict(job, stored *vcjob.Job) error {
-	if stored == nil || job.ResourceVersion == "" || stored.ResourceVersion == "" || job.ResourceVersion == stored.ResourceVersion {
+func (c *Cluster) conflict(job, stored *vcjob.Job) error {
+	if !c.Watch || stored == nil || job.ResourceVersion == "" || stored.ResourceVersion == "" || job.ResourceVersion == stored.ResourceVersion {
 		return nil
 	}
 	return apierrors.NewConflict(jobsResource, job.Name,
