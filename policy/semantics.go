@@ -165,6 +165,11 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 			Volcano: "counted as the job's own once it is created again under the name (a Succeeded one completes its task), and the pods whose names they hold not created until they are gone",
 			Other:   "left out of the job's info, their events never change it"})
 	}
+	if sem.KillStatusFirst {
+		out = append(out, Difference{Event: "a controller stopped during a kill", Switch: "kill-status-first",
+			Volcano: "the pods marked or deleted so far, the job in its old phase: the action (its phase, its retry) is never taken",
+			Other:   "the job already in the kill's phase (Restarting, Aborting, Completing, Terminating), its retry counted"})
+	}
 	if sem.PodGroupPhaseOnAdd {
 		out = append(out, Difference{Event: "a PodGroup first seen in a phase", Switch: "podgroup-phase-on-add",
 			Volcano: "nothing: a job waiting for its PodGroup's admission whose move to Inqueue was lost waits for ever", Other: "the request of the phase change the watch lost"})

@@ -36,6 +36,7 @@ func TestCompare(t *testing.T) {
 		"resume-keeps-retries":              {" command ResumeJob"},
 		"leave-finished-jobs":               {" any, once finished"},
 		"out-of-sync-counted-once":          {" sync with an out-of-sync pod"},
+		"kill-status-first":                 {" a controller stopped during a kill"},
 	}, got)
 
 	one := policy.Compare(j, semantics.Profile{PodGroupRequestsCurrentVersion: true})

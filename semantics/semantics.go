@@ -101,6 +101,18 @@ type Profile struct {
 	// the new job's task), and does not create the pods whose names they
 	// hold until they are gone.
 	CacheByJobUID bool `json:"cacheByJobUID,omitempty"`
+	// KillStatusFirst: a kill that moves the job into Restarting,
+	// Aborting, Completing or Terminating, or counts a retry, and deletes
+	// a pod, writes that change (phase, retryCount, status.version, the
+	// transition time and condition, the counts as stored) before its
+	// first out-of-sync mark or pod delete, then writes the counts after
+	// them as Volcano does. A controller stopped between the two finds the
+	// job in the kill's phase, whose state kills again on its next
+	// request. Volcano writes the status only after the deletes: a
+	// controller stopped in between leaves the pods marked or gone and
+	// the job in its old phase, and the action (its phase change, its
+	// retry) is never taken.
+	KillStatusFirst bool `json:"killStatusFirst,omitempty"`
 }
 
 // Corrected is the profile with every correction on. The zero Semantics is Volcano's.
@@ -185,6 +197,10 @@ var switches = [...]Switch{
 		Corrected: "pods are filed under their job by its UID: the old job's pods and their late events never touch the new job's info",
 		Upstream:  "volcano#5973",
 		field:     func(s *Profile) *bool { return &s.CacheByJobUID }},
+	{Name: "kill-status-first", Field: "KillStatusFirst",
+		Volcano:   "a kill writes the job's new phase, retry count and version only after it marks and deletes the pods: a controller stopped in between leaves the pods marked or gone and the job in its old phase, and the action is never taken",
+		Corrected: "a kill into Restarting, Aborting, Completing or Terminating, or one that counts a retry, writes that status before its first pod delete, so the next controller finds the job in the kill's phase and kills again",
+		field:     func(s *Profile) *bool { return &s.KillStatusFirst }},
 }
 
 // Switches lists the corrections, in the order String names them.

@@ -333,7 +333,7 @@ func (a *Applied) KillJob(ctx context.Context, ji *jobinfo.Info, retain Retain, 
 	if err != nil {
 		return err
 	}
-	return a.kill(ctx, ji, PlanKillJobWith(ji, retain, opts), update)
+	return a.kill(ctx, ji, PlanKillJobWith(ji, retain, opts), update, opts.Semantics.KillStatusFirst)
 }
 
 // KillTarget applies PlanKillTarget.
@@ -346,15 +346,29 @@ func (a *Applied) KillTarget(ctx context.Context, ji *jobinfo.Info, target reque
 	if err != nil {
 		return err
 	}
-	return a.kill(ctx, ji, PlanKillTargetWith(ji, target, opts), update)
+	return a.kill(ctx, ji, PlanKillTargetWith(ji, target, opts), update, opts.Semantics.KillStatusFirst)
 }
 
-func (a *Applied) kill(ctx context.Context, ji *jobinfo.Info, plan *KillPlan, update UpdateStatusFunc) error {
+// kill applies a kill plan in Volcano's order: the out-of-sync marks and
+// deletes, the plugins' objects, the status, the PodGroup. statusFirst
+// (semantics.Profile.KillStatusFirst) writes the kill's phase change
+// before the first delete (KillPlan.StatusFirst).
+func (a *Applied) kill(ctx context.Context, ji *jobinfo.Info, plan *KillPlan, update UpdateStatusFunc, statusFirst bool) error {
 	if plan.Noop {
 		return nil
 	}
+	// One copy for both writes: the second carries the resourceVersion
+	// the first got back.
+	job := shallowCopy(ji.Job)
 	var failed map[string]error
 	if len(plan.Delete) > 0 {
+		if statusFirst {
+			if first, ok := plan.StatusFirst(ji.Job.Status, update, a.Now); ok {
+				if err := a.write(ctx, job, &first); err != nil {
+					return fmt.Errorf("update status: %w", err)
+				}
+			}
+		}
 		failed = map[string]error{}
 		a.deleteAll(ctx, plan.Delete, failed)
 	}
@@ -366,7 +380,7 @@ func (a *Applied) kill(ctx context.Context, ji *jobinfo.Info, plan *KillPlan, up
 	if err := a.Applier.ApplyObjects(ctx, plan.Objects); err != nil {
 		return fmt.Errorf("apply plugin objects: %w", err)
 	}
-	if err := a.write(ctx, shallowCopy(ji.Job), &out.Status); err != nil {
+	if err := a.write(ctx, job, &out.Status); err != nil {
 		return fmt.Errorf("update status: %w", err)
 	}
 	if out.DeletePodGroup {

@@ -328,6 +328,9 @@ func TestPerturbation(t *testing.T) {
 
 	// Every violation must be a row; every row must still happen.
 	var unknown []row
+	// corrections are the corrections the full run finds for the rows,
+	// for the rewrite: a new correction may make an old row go.
+	corrections := map[string]string{}
 	for k, r := range found {
 		if _, ok := known[k]; !ok {
 			unknown = append(unknown, r)
@@ -364,6 +367,9 @@ func TestPerturbation(t *testing.T) {
 			continue
 		}
 		got, err := correctionFor(src, r)
+		if err == nil {
+			corrections[r.key()] = got
+		}
 		if err != nil {
 			t.Errorf("%s: row %s: %v", perturbTable, r.key(), err)
 		} else if got != r.correction {
@@ -374,7 +380,7 @@ func TestPerturbation(t *testing.T) {
 		t.Errorf("not in %s: | %s | %s | %s | %s |", perturbTable, r.source, planCell(r.plan), r.check, r.what)
 	}
 	if *perturbRewrite {
-		rewriteTable(t, rows, found, bySource)
+		rewriteTable(t, rows, found, bySource, corrections)
 	}
 	for _, fig := range []string{"files", "rapidgen"} {
 		r, v := runs[fig], violations[fig]
@@ -393,9 +399,10 @@ func mustSeed(t *testing.T, name string) int {
 	return n
 }
 
-// rewriteTable writes the table: the rows still found keep their text;
-// new ones get the violation's detail, to be explained by hand.
-func rewriteTable(t *testing.T, rows []row, found map[string]row, bySource map[string]source) {
+// rewriteTable writes the table: the rows still found keep their text,
+// and take the correction the run found for them (corrections, by row
+// key); new ones get the violation's detail, to be explained by hand.
+func rewriteTable(t *testing.T, rows []row, found map[string]row, bySource map[string]source, corrections map[string]string) {
 	raw, err := os.ReadFile(perturbTable)
 	if err != nil {
 		t.Fatal(err)
@@ -409,6 +416,9 @@ func rewriteTable(t *testing.T, rows []row, found map[string]row, bySource map[s
 	for k, r := range found {
 		if o, ok := old[k]; ok && !strings.HasPrefix(o.what, "TODO") {
 			r = o
+			if c, ok := corrections[k]; ok {
+				r.correction = c
+			}
 		} else {
 			corr, err := correctionFor(bySource[r.source], r)
 			if err != nil {
