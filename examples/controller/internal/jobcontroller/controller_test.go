@@ -27,43 +27,12 @@ import (
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	vcfake "github.com/vcjob/vcjob/examples/controller/internal/clients/fake"
+	"github.com/vcjob/vcjob/examples/controller/internal/testjob"
 )
-
-const jobYAML = `apiVersion: batch.volcano.sh/v1alpha1
-kind: Job
-metadata:
-  name: demo
-  namespace: ns
-spec:
-  minAvailable: 2
-  maxRetry: 2
-  policies:
-  - event: PodPending
-    action: AbortJob
-    timeout: 50ms
-  tasks:
-  - name: worker
-    replicas: 2
-    template:
-      spec:
-        containers:
-        - name: c
-          image: busybox
-`
 
 func newJob(t *testing.T, phase vcjob.JobPhase) *vcjob.Job {
 	t.Helper()
-	job, err := vcjob.DecodeJob([]byte(jobYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	vcjob.SetDefaults(job)
-	job.UID, job.ResourceVersion = "job-uid", "1"
-	job.Status.State.Phase = phase
-	if phase != "" {
-		job.Status.MinAvailable = job.Spec.MinAvailable
-	}
-	return job
+	return testjob.New(t, phase)
 }
 
 // fixture is a controller on client-go's fake clientset and a fake typed
