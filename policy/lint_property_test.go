@@ -15,7 +15,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
-	"github.com/vcjob/vcjob/rapidgen"
+	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/request"
 )
 

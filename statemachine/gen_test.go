@@ -5,7 +5,7 @@ import (
 
 	"pgregory.net/rapid"
 
-	"github.com/vcjob/vcjob/rapidgen"
+	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 )
 
 // Scenarios for the property tests in property_test.go: rapidgen's

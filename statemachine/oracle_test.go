@@ -17,7 +17,7 @@ import (
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
-	"github.com/vcjob/vcjob/rapidgen"
+	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 )

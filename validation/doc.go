@@ -23,7 +23,7 @@
 // What needs the cluster comes in through Options: a QueueLookup for
 // Volcano's queue rules (exists, Open, a leaf, not root), and a
 // PodTemplateValidator to replace the built-in pod template validation by
-// a full one (Kubernetes' own, say; see examples/podvalidation):
+// a full one (Kubernetes' own, say; see validation/podvalidation):
 //
 //	errs := validation.ValidateJobWith(job, validation.Options{Queues: myQueues})
 package validation

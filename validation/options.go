@@ -18,7 +18,7 @@ type Options struct {
 	// given the template and the path of the task's template field
 	// (spec.tasks[i].template), and returns errors under that path. Plug
 	// Kubernetes' own validation in here to check everything the API server
-	// would (see examples/podvalidation for the conversion it needs).
+	// would (see validation/podvalidation for the conversion it needs).
 	PodTemplate PodTemplateValidator
 
 	// Queues, when set, looks the job's queue up and Volcano's queue rules

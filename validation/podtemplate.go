@@ -26,7 +26,7 @@ import (
 // says what it covers). The rest of a pod spec (lifecycle handlers,
 // security contexts, affinity, topology spread, resource claims, ...) is
 // left to Kubernetes' own validation, plugged in through
-// Options.PodTemplate: examples/podvalidation shows how, and tests that
+// Options.PodTemplate: validation/podvalidation shows how, and tests that
 // both say the same on every class checked here.
 func ValidatePodTemplateSpec(template *corev1.PodTemplateSpec, fldPath *field.Path) field.ErrorList {
 	if template == nil {

@@ -28,7 +28,7 @@ func rl(pairs ...string) corev1.ResourceList {
 }
 
 // The rules of Kubernetes' pod template validation that vcjob covers, one
-// case each, with Kubernetes' field paths (examples/podvalidation checks
+// case each, with Kubernetes' field paths (validation/podvalidation checks
 // them against Kubernetes' own code).
 func TestValidatePodTemplateSpec(t *testing.T) {
 	for _, tc := range []struct {

@@ -22,7 +22,7 @@ import (
 // resumed, and a second run is made due by a yearly schedule and a
 // lastScheduleTime more than a year back. The windows of minutes the
 // cases wait in are played on the fake clock
-// (examples/cron/testdata/e2e); C4 (Forbid) and C8 (the successful
+// (cmd/cron/testdata/e2e); C4 (Forbid) and C8 (the successful
 // history limit) are TestCronJob's own steps.
 func TestVolcanoE2ECronJob(t *testing.T) {
 	startController(t, "ctrl")

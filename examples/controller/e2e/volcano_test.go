@@ -31,8 +31,8 @@ import (
 	"k8s.io/client-go/util/retry"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/examples/simulate/scenario"
-	"github.com/vcjob/vcjob/examples/simulate/scenario/expect"
+	"github.com/vcjob/vcjob/vcjobtest/scenario"
+	"github.com/vcjob/vcjob/vcjobtest/scenario/expect"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
 
@@ -40,7 +40,7 @@ import (
 )
 
 // The translations of Volcano's own end-to-end cases live with the
-// simulator (examples/simulate/scenario/testdata/e2e): a job, a script of
+// simulator (vcjobtest/scenario/testdata/e2e): a job, a script of
 // what the scheduler and the kubelet do, and what Volcano's test waits
 // for. TestVolcanoE2E plays each on the real API server against the
 // controller, with its webhooks in force: the script's commands become
@@ -51,7 +51,7 @@ import (
 // being deleted and their phases, the PodGroup), so the controller is
 // never raced (see reach); then the case's expectations are checked on what the
 // player saw, as the simulator's test checks them on its run.
-const volcanoCases = "../../simulate/scenario/testdata/e2e"
+const volcanoCases = "../../../vcjobtest/scenario/testdata/e2e"
 
 // volcanoSuiteLabel marks the namespaces the suite's webhooks serve.
 const volcanoSuiteLabel = "vcjob.dev/e2e-suite"
