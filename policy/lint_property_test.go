@@ -15,8 +15,8 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/policy"
-	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/request"
+	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 )
 
 // arbitraryJob generates jobs nobody should write: empty and duplicate

@@ -17,9 +17,9 @@ import (
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
-	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
+	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 )
 
 // TestCountedPlansEqualTheWalk: on random jobs, pods (built up and changed

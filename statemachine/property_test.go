@@ -17,10 +17,10 @@ import (
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
-	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/worker"
 )
 

@@ -14,8 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/cronjob"
 	"github.com/vcjob/vcjob/cmd/internal/timeline"
+	"github.com/vcjob/vcjob/cronjob"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/validation"
 )

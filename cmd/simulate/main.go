@@ -8,9 +8,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/vcjob/vcjob/vcjobtest/scenario"
 	"github.com/vcjob/vcjob/cmd/internal/timeline"
 	"github.com/vcjob/vcjob/semantics"
+	"github.com/vcjob/vcjob/vcjobtest/scenario"
 )
 
 func main() {

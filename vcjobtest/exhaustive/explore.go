@@ -19,9 +19,9 @@ import (
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
-	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
+	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/worker"
 )
 

@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/vcjobtest/exhaustive"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/vcjobtest/exhaustive"
 )
 
 func task(name string, replicas int32, policies ...vcjob.LifecyclePolicy) vcjob.TaskSpec {

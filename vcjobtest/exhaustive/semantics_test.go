@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/vcjobtest/exhaustive"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
+	"github.com/vcjob/vcjob/vcjobtest/exhaustive"
 )
 
 // TestExploreCorrected explores the jobs of TestExplore under the corrected

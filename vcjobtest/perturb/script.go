@@ -6,9 +6,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob/podgroup"
-	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 )
 
 // scriptStart is the clock of a played rapidgen script at its start.

@@ -12,9 +12,9 @@ import (
 
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/podgroup"
-	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/worker"
 )
 

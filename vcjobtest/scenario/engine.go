@@ -15,7 +15,6 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
-	"github.com/vcjob/vcjob/vcjobtest/perturb"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/request"
@@ -23,6 +22,7 @@ import (
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/validation"
+	"github.com/vcjob/vcjob/vcjobtest/perturb"
 	"github.com/vcjob/vcjob/worker"
 )
 

@@ -8,11 +8,11 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
-	"github.com/vcjob/vcjob/vcjobtest/perturb"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/vcjobtest/perturb"
 	"github.com/vcjob/vcjob/worker"
 )
 

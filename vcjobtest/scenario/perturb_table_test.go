@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/vcjobtest/perturb"
 	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
-	"github.com/vcjob/vcjob/semantics"
 )
 
 var perturbRewrite = flag.Bool("perturb.rewrite", false, "rewrite testdata/perturbation.md from the findings (with -perturb.all)")

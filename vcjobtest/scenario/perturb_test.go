@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vcjob/vcjob/vcjobtest/perturb"
 	"github.com/vcjob/vcjob/semantics"
+	"github.com/vcjob/vcjob/vcjobtest/perturb"
 )
 
 var perturbAll = flag.Bool("perturb.all", false, "perturb every scenario file under every crash point, lag and skippable state (and 1,000 rapidgen scenarios)")

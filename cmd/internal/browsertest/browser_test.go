@@ -15,9 +15,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/vcjob/vcjob/cmd/internal/timeline"
 	"github.com/vcjob/vcjob/cmd/playground/server"
 	"github.com/vcjob/vcjob/vcjobtest/scenario"
-	"github.com/vcjob/vcjob/cmd/internal/timeline"
 )
 
 // artifacts is where the screenshots go: _artifacts/ at the repository's

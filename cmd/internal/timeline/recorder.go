@@ -9,10 +9,10 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/delay"
-	"github.com/vcjob/vcjob/vcjobtest/scenario"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
+	"github.com/vcjob/vcjob/vcjobtest/scenario"
 	"github.com/vcjob/vcjob/worker"
 )
 

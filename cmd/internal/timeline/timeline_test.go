@@ -14,9 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/vcjob/vcjob/vcjobtest/scenario"
 	"github.com/vcjob/vcjob/cmd/internal/timeline"
 	"github.com/vcjob/vcjob/internal/testfiles"
+	"github.com/vcjob/vcjob/vcjobtest/scenario"
 )
 
 func record(t testing.TB, manifest []byte, script string) *timeline.Recorder {

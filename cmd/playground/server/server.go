@@ -10,11 +10,11 @@ import (
 	"strings"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/vcjobtest/scenario"
 	"github.com/vcjob/vcjob/cmd/internal/timeline"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/validation"
+	"github.com/vcjob/vcjob/vcjobtest/scenario"
 )
 
 //go:embed examples index.html

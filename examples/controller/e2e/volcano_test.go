@@ -31,10 +31,10 @@ import (
 	"k8s.io/client-go/util/retry"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/vcjobtest/scenario"
-	"github.com/vcjob/vcjob/vcjobtest/scenario/expect"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
+	"github.com/vcjob/vcjob/vcjobtest/scenario"
+	"github.com/vcjob/vcjob/vcjobtest/scenario/expect"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 )
