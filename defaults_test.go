@@ -256,20 +256,3 @@ func TestSetDefaultsNilSafe(t *testing.T) {
 		SetDefaults(&Job{Spec: JobSpec{Tasks: []TaskSpec{{PartitionPolicy: &PartitionPolicySpec{MinPartitions: -1}}}}})
 	})
 }
-
-func TestDefaultsApplied(t *testing.T) {
-	given := &Job{Spec: JobSpec{
-		Queue: "prod",
-		Tasks: []TaskSpec{{Name: "worker", Replicas: 2}},
-	}}
-	defaulted := given.DeepCopy()
-	SetDefaults(defaulted)
-	got := DefaultsApplied(given, defaulted)
-	assert.Contains(t, got, `spec.schedulerName: "" -> "volcano"`)
-	assert.Contains(t, got, `spec.maxRetry: 0 -> 3`)
-	assert.Contains(t, got, `spec.tasks[0].minAvailable: unset -> 2`)
-	for _, line := range got {
-		assert.NotContains(t, line, "spec.queue", "a queue the job names is not a default")
-	}
-	assert.Empty(t, DefaultsApplied(defaulted, defaulted), "a defaulted job gets nothing more")
-}

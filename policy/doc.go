@@ -11,17 +11,15 @@
 //	d := policy.Resolve(job, req)
 //	fmt.Println(d.Action, d.Delay, d.Rule) // RestartPod 0s task "worker" policy 1
 //
-// Lint (and LintCronJob) report what Volcano will do that the author did
-// not mean, including what Volcano's admission accepts but will not work:
-// package validation says only what Volcano says, and each check stricter
-// than Volcano's is a finding here, with a stable code (Checks).
+// What the author of a job may not have meant (lint), the table of every
+// request a job can see (explain) and the comparison of profiles are
+// package lint's: this package owns request → decision alone.
 //
 // The policy extensions (Extensions, from the vcjob.dev/policy
 // annotation or ResolveWith) come after the stale-version rule: a disrupted
 // pod restarts without a retry, then exit-code sets and ranges; Stateful
 // applies the escalation and the retry budget from a History the caller
-// keeps. Compare lists where a semantics profile decides otherwise than
-// Volcano.
+// keeps.
 //
 //	d := policy.ResolveWith(job, req, ext)
 //	d = policy.Stateful(ext, history, d, req, now)

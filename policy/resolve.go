@@ -94,7 +94,7 @@ type Decision struct {
 // Resolve decides what Volcano's controller does about req for job.
 // A job carrying the ExtensionsAnnotation also gets its policy
 // extensions (see ResolveWith); one whose annotation does not decode gets
-// none (policy.Lint reports it).
+// none (lint.Lint reports it).
 func Resolve(job *vcjob.Job, req request.Request) Decision {
 	ext, _ := ExtensionsOf(job)
 	return ResolveWith(job, req, ext)

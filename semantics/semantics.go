@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vcjob/vcjob"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/vcjob/vcjob"
 )
 
 // Annotation is the job annotation that chooses the semantics
@@ -282,7 +283,7 @@ func switchNames() string {
 // For is the semantics of job: s, the embedder's choice, with the job's
 // Annotation applied on top (Parse). An annotation that
 // does not parse is ignored, so a decision never fails on it;
-// ValidateAnnotation and policy.Lint report it. A job without the
+// ValidateAnnotation and lint.Lint report it. A job without the
 // annotation costs one map lookup.
 func (s Profile) For(job *vcjob.Job) Profile {
 	if job == nil {

@@ -491,7 +491,7 @@ func (a *Applied) sizing() podgroup.Sizing {
 }
 
 // ExtensionsFor is the job's policy extensions: its annotation's, else the
-// Applied's. An annotation that does not decode gives none (policy.Lint
+// Applied's. An annotation that does not decode gives none (lint.Lint
 // reports it).
 //
 // Decoded documents are remembered by their text, so a job's steps decode

@@ -32,7 +32,7 @@ var timeZonePart = regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
 //     as @hourly included) parsed by robfig/cron; a schedule that contains
 //     TZ anywhere (TZ=..., CRON_TZ=...) is refused: the zone belongs in
 //     spec.timeZone. A schedule that never fires (30 February) is accepted,
-//     as Volcano accepts it; policy.LintCronJob warns;
+//     as Volcano accepts it; lint.LintCronJob warns;
 //   - spec.timeZone: when set, not empty, every "/" element of 1 to 14
 //     letters, digits or . - _ + that is neither "." nor ".." nor starts
 //     with "-", not Local, and loadable from the zone database;
@@ -44,7 +44,7 @@ var timeZonePart = regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
 //     schema refuses as not an object: vcjob.NullPodTemplates, from the
 //     decoded manifest): Volcano's CronJob webhook does not validate the
 //     template as a Job, so a template that makes every run's Job fail
-//     Volcano's Job webhook is admitted. policy.LintCronJob reports that.
+//     Volcano's Job webhook is admitted. lint.LintCronJob reports that.
 //
 // Run vcjob.SetCronJobDefaults first, as the API server does.
 func ValidateCronJob(cj *vcjob.CronJob) field.ErrorList {

@@ -1,9 +1,10 @@
 package validation
 
 import (
-	"github.com/vcjob/vcjob"
 	"strings"
 	"testing"
+
+	"github.com/vcjob/vcjob"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -43,7 +44,7 @@ func TestValidateCronJob(t *testing.T) {
 		{"bad schedule", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "every night" },
 			[]wantErr{{field.ErrorTypeInvalid, "spec.schedule"}}, "schedule is not a valid cron expression"},
 		{"descriptor", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "@hourly" }, []wantErr{}, ""},
-		// Volcano accepts it (policy.LintCronJob warns).
+		// Volcano accepts it (lint.LintCronJob warns).
 		{"schedule that never fires", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "0 0 31 4 *" }, []wantErr{}, ""},
 		{"TZ prefix", func(cj *vcjob.CronJob) { cj.Spec.Schedule = "TZ=Europe/Paris 30 2 * * *" },
 			[]wantErr{{field.ErrorTypeInvalid, "spec.schedule"}}, "should not contain TZ or CRON_TZ"},
@@ -82,7 +83,7 @@ func TestValidateCronJob(t *testing.T) {
 			[]wantErr{{field.ErrorTypeRequired, "spec.concurrencyPolicy"}}, ""},
 
 		// the template: only the CRD schema's rules, as Volcano's CronJob
-		// webhook does not validate it as a Job (policy.LintCronJob does)
+		// webhook does not validate it as a Job (lint.LintCronJob does)
 		{"template without tasks", func(cj *vcjob.CronJob) { cj.Spec.JobTemplate.Spec.Tasks = nil },
 			[]wantErr{{field.ErrorTypeRequired, "spec.jobTemplate.spec.tasks"}}, ""},
 		{"template task minAvailable above replicas", func(cj *vcjob.CronJob) {
@@ -157,7 +158,7 @@ func TestValidateCronJobNil(t *testing.T) {
 // A task's template written as `template:` with nothing under it is null,
 // which the CRD's schema refuses as not an object; a template left out is
 // admitted (and every run's Job then fails Volcano's Job webhook, which
-// policy.LintCronJob reports). Only the decoded manifest can tell the two
+// lint.LintCronJob reports). Only the decoded manifest can tell the two
 // apart.
 func TestValidateCronJobNullPodTemplate(t *testing.T) {
 	manifest := func(template string) []byte {

@@ -2,7 +2,7 @@
 // Volcano's admission says: the CRD's OpenAPI schema, then Volcano's
 // validating webhooks, including Kubernetes' pod template validation of
 // every task's template. No more and no less: a check stricter than
-// Volcano's is a policy.Lint finding, not an error here. It owns create
+// Volcano's is a lint.Lint finding, not an error here. It owns create
 // validation (ValidateJob), update validation (ValidateJobUpdate), CronJob
 // validation (ValidateCronJob) and the pod template validation
 // (ValidatePodTemplateSpec); package vcjob holds the types it checks.

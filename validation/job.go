@@ -19,7 +19,7 @@ import (
 // validating webhook (which runs Kubernetes' pod template validation on
 // every task's template). It returns every problem found, each with the
 // path of the field at fault; an empty list means Volcano admits the job.
-// Checks stricter than Volcano's are policy.Lint findings, not errors.
+// Checks stricter than Volcano's are lint.Lint findings, not errors.
 //
 // The queue is assumed to exist, be open and be a leaf queue (pass
 // Options.Queues to check it), but the root queue is refused. Run
@@ -50,7 +50,7 @@ func ValidateJobWith(job *vcjob.Job, opts Options) field.ErrorList {
 // characters, as Volcano's webhook does) and the pod names Volcano's
 // webhook checks, which must be qualified names too. The webhook
 // builds one pod name per task, <job>-<task>-<i> with i the task's
-// position in the list (not a replica index); policy.Lint warns when a
+// position in the list (not a replica index); lint.Lint warns when a
 // higher replica index makes a pod name too long.
 func validateNames(job *vcjob.Job) field.ErrorList {
 	var errs field.ErrorList
@@ -277,7 +277,7 @@ func validatePolicies(policies []vcjob.LifecyclePolicy, path *field.Path) field.
 		}
 
 		// Volcano's webhook checks the action only of policies that match
-		// events; an exit-code policy may leave it out (policy.Lint warns),
+		// events; an exit-code policy may leave it out (lint.Lint warns),
 		// and the schema's enum refuses an unknown one anywhere.
 		if hasEvents && policy.Action == "" {
 			errs = append(errs, field.Required(p.Child("action"), "a policy that matches events needs an action"))
@@ -387,7 +387,7 @@ func validatePartitionCounts(task *vcjob.TaskSpec, taskPath *field.Path) field.E
 // does: every container and init container requests a whole, non-zero
 // number of CPUs (a container with no requests at all is taken to request
 // its limits). Volcano does not require Guaranteed QoS, though the kubelet
-// pins CPUs only for Guaranteed pods: policy.Lint warns about that.
+// pins CPUs only for Guaranteed pods: lint.Lint warns about that.
 func validateTopologyPolicy(task *vcjob.TaskSpec, taskPath *field.Path) field.ErrorList {
 	switch task.TopologyPolicy {
 	case vcjob.NumaPolicyBestEffort, vcjob.NumaPolicyRestricted, vcjob.NumaPolicySingleNumaNode:

@@ -1,9 +1,10 @@
 package validation
 
 import (
-	"github.com/vcjob/vcjob"
 	"strings"
 	"testing"
+
+	"github.com/vcjob/vcjob"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -162,7 +163,7 @@ func TestValidateJobWebhookRules(t *testing.T) {
 		{
 			// 54 + "-worker-" + "10" is 64 characters, but Volcano's webhook
 			// checks the name with the task's position (1): accepted, and
-			// policy.Lint warns.
+			// lint.Lint warns.
 			name:   "the highest pod index makes the pod name too long: accepted",
 			mutate: func(j *vcjob.Job) { j.Name, j.Spec.Tasks[1].Replicas = long(54), 11 },
 			want:   []wantErr{},
@@ -568,7 +569,7 @@ func TestValidateJobTopologyPolicy(t *testing.T) {
 			want:   []wantErr{{field.ErrorTypeNotSupported, "spec.tasks[1].topologyPolicy"}},
 		},
 		{
-			// Volcano does not require Guaranteed QoS (policy.Lint warns).
+			// Volcano does not require Guaranteed QoS (lint.Lint warns).
 			name:   "requests without limits are Burstable: accepted",
 			mutate: withWorker(vcjob.NumaPolicyBestEffort, resources("2", "1Gi"), nil),
 			want:   []wantErr{},

@@ -11,13 +11,13 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/lint"
 )
 
 // invalidExamples are the codes whose example only exists as a job
 // validation refuses: the linter reports the finding and exits 2.
 var invalidExamples = []string{
-	policy.CodeUnknownEvent, policy.CodeUnknownAction, policy.CodePolicyWithoutTrigger, policy.CodeExitCodeZero,
+	lint.CodeUnknownEvent, lint.CodeUnknownAction, lint.CodePolicyWithoutTrigger, lint.CodeExitCodeZero,
 }
 
 // TestEveryCheckHasAnExample runs the linter on testdata/CODE.yaml for each
@@ -25,7 +25,7 @@ var invalidExamples = []string{
 // examples, 1 for errors, 0 for warnings and infos (each example holds no
 // other error).
 func TestEveryCheckHasAnExample(t *testing.T) {
-	for _, c := range policy.Checks() {
+	for _, c := range lint.Checks() {
 		t.Run(c.Code, func(t *testing.T) {
 			path := filepath.Join("testdata", c.Code+".yaml")
 			if _, err := os.Stat(path); err != nil {
@@ -43,7 +43,7 @@ func TestEveryCheckHasAnExample(t *testing.T) {
 				if !strings.Contains(out.String(), "  refused by Volcano's admission") {
 					t.Errorf("an invalid example should say so:\n%s", out.String())
 				}
-			case c.Severity == policy.SeverityError:
+			case c.Severity == lint.SeverityError:
 				want = exitFinding
 			}
 			if status != want {
@@ -114,8 +114,8 @@ func TestJSON(t *testing.T) {
 		t.Fatalf("exit %d: %s", status, errOut.String())
 	}
 	var r struct {
-		Job      string           `json:"job"`
-		Findings []policy.Finding `json:"findings"`
+		Job      string         `json:"job"`
+		Findings []lint.Finding `json:"findings"`
 		Explain  struct {
 			Rows []map[string]any `json:"rows"`
 		} `json:"explain"`
@@ -123,7 +123,7 @@ func TestJSON(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("%v:\n%s", err, out.String())
 	}
-	if r.Job != "ml/mnist-ddp" || len(r.Findings) != 1 || r.Findings[0].Code != policy.CodeMaxRetryOne || len(r.Explain.Rows) == 0 {
+	if r.Job != "ml/mnist-ddp" || len(r.Findings) != 1 || r.Findings[0].Code != lint.CodeMaxRetryOne || len(r.Explain.Rows) == 0 {
 		t.Fatalf("%+v", r)
 	}
 	if r.Explain.Rows[0]["ruleText"] == nil {

@@ -14,8 +14,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/lint"
 	"github.com/vcjob/vcjob/plugins"
-	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
 )
@@ -37,19 +37,19 @@ type report struct {
 	Document int    `json:"document"`
 	// Kind is Job or CronJob; for a CronJob, Job names the cronjob and
 	// Findings, Defaults and Explain are about its job template.
-	Kind     string           `json:"kind"`
-	Job      string           `json:"job"`
-	Dropped  []string         `json:"dropped,omitempty"`
-	Defaults []string         `json:"defaults,omitempty"`
-	Invalid  []string         `json:"invalid,omitempty"`
-	Findings []policy.Finding `json:"findings"`
+	Kind     string         `json:"kind"`
+	Job      string         `json:"job"`
+	Dropped  []string       `json:"dropped,omitempty"`
+	Defaults []string       `json:"defaults,omitempty"`
+	Invalid  []string       `json:"invalid,omitempty"`
+	Findings []lint.Finding `json:"findings"`
 	// PluginWarnings are plugin arguments Volcano's controller logs and
 	// goes past on every sync (the flags after them are not read).
-	PluginWarnings []string      `json:"pluginWarnings,omitempty"`
-	Explain        *policy.Table `json:"explain,omitempty"`
+	PluginWarnings []string    `json:"pluginWarnings,omitempty"`
+	Explain        *lint.Table `json:"explain,omitempty"`
 	// Differences are where the -semantics profile decides otherwise than
-	// Volcano (policy.Compare).
-	Differences []policy.Difference `json:"differences,omitempty"`
+	// Volcano (lint.Compare).
+	Differences []lint.Difference `json:"differences,omitempty"`
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -64,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Each file holds Jobs and CronJobs (batch.volcano.sh/v1alpha1), \"---\" separated.\n\n")
 		fs.PrintDefaults()
 		fmt.Fprintf(stderr, "\nfinding codes:\n")
-		for _, c := range policy.Checks() {
+		for _, c := range lint.Checks() {
 			fmt.Fprintf(stderr, "  %-33s %-7s %s\n", c.Code, c.Severity, c.Summary)
 		}
 	}
@@ -108,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			switch {
 			case len(r.Invalid) > 0:
 				worse(exitInput)
-			case policy.HasErrors(r.Findings):
+			case lint.HasErrors(r.Findings):
 				worse(exitFinding)
 			}
 			if *output == "json" {
@@ -186,9 +186,9 @@ func lintJobDocument(doc []byte, first int, explain, lenient bool, sem semantics
 	if err != nil {
 		return report{}, hintLenient(err, lenient)
 	}
-	r := lint(job, explain, field.NewPath("spec"))
+	r := lintJob(job, explain, field.NewPath("spec"))
 	r.Kind, r.Job, r.Dropped = vcjob.JobKind, displayName(job.ObjectMeta), dropped
-	r.Differences = policy.Compare(job, sem)
+	r.Differences = lint.Compare(job, sem)
 	return r, nil
 }
 
@@ -206,12 +206,12 @@ func lintCronJob(doc []byte, first int, explain, lenient bool) (report, error) {
 	}
 	job := &vcjob.Job{ObjectMeta: cj.Spec.JobTemplate.ObjectMeta, Spec: *cj.Spec.JobTemplate.Spec.DeepCopy()}
 	job.Name, job.Namespace = cj.Name, cj.Namespace
-	r := lint(job, explain, field.NewPath("spec", "jobTemplate", "spec"))
+	r := lintJob(job, explain, field.NewPath("spec", "jobTemplate", "spec"))
 	r.Kind, r.Job, r.Dropped = vcjob.CronJobKind, displayName(cj.ObjectMeta), dropped
 	// The CronJob's own findings; those of its template are above.
-	for _, f := range policy.LintCronJob(cj) {
+	for _, f := range lint.LintCronJob(cj) {
 		switch f.Code {
-		case policy.CodeCronScheduleNeverFires, policy.CodeCronJobTemplateInvalid, policy.CodeCronTimeZoneUnset, policy.CodeCronForbidAbortedRun:
+		case lint.CodeCronScheduleNeverFires, lint.CodeCronJobTemplateInvalid, lint.CodeCronTimeZoneUnset, lint.CodeCronForbidAbortedRun:
 			r.Findings = append(r.Findings, f)
 		}
 	}
@@ -246,17 +246,17 @@ func unknownFields(err error) []string {
 // lint lints the job as written, lists and validates its defaults, and
 // explains the defaulted job. spec is where the job's spec sits in the
 // document: finding and default paths are rewritten to start there.
-func lint(job *vcjob.Job, explain bool, spec *field.Path) report {
-	r := report{Findings: policy.Lint(job)}
+func lintJob(job *vcjob.Job, explain bool, spec *field.Path) report {
+	r := report{Findings: lint.Lint(job)}
 	if r.Findings == nil {
-		r.Findings = []policy.Finding{}
+		r.Findings = []lint.Finding{}
 	}
 	for i := range r.Findings {
 		r.Findings[i].Path = rebase(r.Findings[i].Path, spec)
 	}
 	defaulted := job.DeepCopy()
 	vcjob.SetDefaults(defaulted)
-	for _, d := range vcjob.DefaultsApplied(job, defaulted) {
+	for _, d := range lint.DefaultsApplied(job, defaulted) {
 		r.Defaults = append(r.Defaults, rebase(d, spec))
 	}
 	for _, e := range validation.ValidateJob(defaulted) {
@@ -270,7 +270,7 @@ func lint(job *vcjob.Job, explain bool, spec *field.Path) report {
 		}
 	}
 	if explain {
-		t := policy.Explain(defaulted)
+		t := lint.Explain(defaulted)
 		r.Explain = &t
 	}
 	return r

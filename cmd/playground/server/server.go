@@ -11,7 +11,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cmd/internal/timeline"
-	"github.com/vcjob/vcjob/policy"
+	"github.com/vcjob/vcjob/lint"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/vcjobtest/scenario"
@@ -60,12 +60,12 @@ type Result struct {
 	// Decode is the manifest's decoding error; nothing else is filled in
 	// then. Fields the Job CRD lacks are not an error: they are dropped, as
 	// an API server drops them, and named in Dropped.
-	Decode   string           `json:"decode,omitempty"`
-	Dropped  []string         `json:"dropped,omitempty"`
-	Invalid  []FieldError     `json:"invalid"`
-	Defaults []string         `json:"defaults"`
-	Lint     []policy.Finding `json:"lint"`
-	Explain  string           `json:"explain,omitempty"`
+	Decode   string         `json:"decode,omitempty"`
+	Dropped  []string       `json:"dropped,omitempty"`
+	Invalid  []FieldError   `json:"invalid"`
+	Defaults []string       `json:"defaults"`
+	Lint     []lint.Finding `json:"lint"`
+	Explain  string         `json:"explain,omitempty"`
 	// Scenario is the script's error, if any (the timeline shows what
 	// happened up to that line).
 	Scenario   string         `json:"scenario,omitempty"`
@@ -80,7 +80,7 @@ const maxPods = 2000
 // Check decodes, validates, lints and explains the manifest's job and
 // runs the scenario on it.
 func Check(manifest, script string) Result {
-	r := Result{Invalid: []FieldError{}, Lint: []policy.Finding{}, Defaults: []string{}}
+	r := Result{Invalid: []FieldError{}, Lint: []lint.Finding{}, Defaults: []string{}}
 	jobs, err := vcjob.DecodeJobs([]byte(manifest))
 	var de *vcjob.DecodeError
 	if errors.As(err, &de) && len(de.Fields) > 0 && len(de.UnknownFields()) == len(de.Fields) {
@@ -96,17 +96,17 @@ func Check(manifest, script string) Result {
 	if len(jobs) > 1 {
 		r.Note = "the manifest holds several jobs: the playground reads the first"
 	}
-	r.Lint = append(r.Lint, policy.Lint(job)...)
+	r.Lint = append(r.Lint, lint.Lint(job)...)
 	defaulted := job.DeepCopy()
 	vcjob.SetDefaults(defaulted)
-	r.Defaults = append(r.Defaults, vcjob.DefaultsApplied(job, defaulted)...)
+	r.Defaults = append(r.Defaults, lint.DefaultsApplied(job, defaulted)...)
 	for _, e := range validation.ValidateJob(defaulted) {
 		r.Invalid = append(r.Invalid, FieldError{Field: e.Field, Type: e.Type.String(), Detail: e.Detail, Text: e.Error()})
 	}
 	if len(r.Invalid) > 0 {
 		return r
 	}
-	t := policy.Explain(defaulted)
+	t := lint.Explain(defaulted)
 	r.Explain = t.Text()
 	var pods int32
 	for _, task := range defaulted.Spec.Tasks {

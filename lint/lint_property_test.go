@@ -1,4 +1,4 @@
-package policy_test
+package lint_test
 
 import (
 	"encoding/json"
@@ -14,6 +14,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/lint"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
@@ -102,14 +103,14 @@ func TestLintAnyJob(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		job := arbitraryJob().Draw(t, "job")
 		before := job.DeepCopy()
-		findings := policy.Lint(job)
-		if !reflect.DeepEqual(findings, policy.Lint(job)) {
+		findings := lint.Lint(job)
+		if !reflect.DeepEqual(findings, lint.Lint(job)) {
 			t.Fatal("Lint is not deterministic")
 		}
 		for _, f := range findings {
 			checkWellFormed(t, f)
 		}
-		table := policy.Explain(job)
+		table := lint.Explain(job)
 		if _, err := json.Marshal(table); err != nil {
 			t.Fatalf("Explain's table does not marshal: %v", err)
 		}
@@ -118,7 +119,7 @@ func TestLintAnyJob(t *testing.T) {
 			t.Fatal("Lint or Explain changed the job")
 		}
 	})
-	if policy.Lint(nil) != nil || len(policy.Explain(nil).Rows) != 0 {
+	if lint.Lint(nil) != nil || len(lint.Explain(nil).Rows) != 0 {
 		t.Fatal("a nil job has no findings and no rows")
 	}
 }
@@ -126,9 +127,9 @@ func TestLintAnyJob(t *testing.T) {
 // deadCodes are the findings that say a trigger (an event or exit code
 // written in a policy) never reaches its policy.
 var deadCodes = map[string]bool{
-	policy.CodePolicyShadowed: true, policy.CodeJobPolicyOverridden: true, policy.CodePendingWithoutTimeout: true,
-	policy.CodeEventWithoutTask: true, policy.CodeEventNeverRaised: true, policy.CodeUnknownEvent: true,
-	policy.CodeExitCodeZero: true, policy.CodeExitCodeOutOfRange: true,
+	lint.CodePolicyShadowed: true, lint.CodeJobPolicyOverridden: true, lint.CodePendingWithoutTimeout: true,
+	lint.CodeEventWithoutTask: true, lint.CodeEventNeverRaised: true, lint.CodeUnknownEvent: true,
+	lint.CodeExitCodeZero: true, lint.CodeExitCodeOutOfRange: true,
 }
 
 // TestLintDeadTriggersNeverDecide: for valid jobs, no request Volcano can
@@ -139,14 +140,14 @@ func TestLintDeadTriggersNeverDecide(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		job := rapidgen.Job().Draw(t, "job")
 		dead := map[string]string{}
-		for _, f := range policy.Lint(job) {
+		for _, f := range lint.Lint(job) {
 			if deadCodes[f.Code] {
 				dead[f.Path] = f.Code
 			}
 		}
 		deadSeen += len(dead)
 		reqs := rapidgen.Requests(job).Draw(t, "requests")
-		for _, r := range policy.Explain(job).Rows {
+		for _, r := range lint.Explain(job).Rows {
 			req := request.Request{Namespace: job.Namespace, JobName: job.Name, TaskName: r.Task, Event: r.Event, Action: r.Command}
 			if r.Task != "" {
 				req.PodName = vcjob.PodName(job.Name, r.Task, 0)
@@ -238,7 +239,7 @@ func TestExplainRows(t *testing.T) {
 				}
 			}
 		}
-		rows := policy.Explain(job).Rows
+		rows := lint.Explain(job).Rows
 		perTask := 4 + len(codes) + 1
 		if want := len(job.Spec.Tasks)*perTask + 1 + len(vcjob.PolicyActions()); len(rows) != want {
 			t.Fatalf("%d rows, want %d", len(rows), want)

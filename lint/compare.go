@@ -1,4 +1,4 @@
-package policy
+package lint
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/semantics"
 )
 
@@ -17,7 +18,7 @@ func (l *linter) semantics() {
 	for _, e := range semantics.ValidateAnnotation(job) {
 		l.add(mustPath(e.Field), CodeSemanticsAnnotationInvalid, "%s", e.Detail)
 	}
-	for _, e := range ValidateExtensionsAnnotation(job) {
+	for _, e := range policy.ValidateExtensionsAnnotation(job) {
 		l.add(mustPath(e.Field), CodeExtensionsInvalid, "%s", e.ErrorBody())
 	}
 	sem := semantics.Profile{}.For(job)
@@ -107,10 +108,10 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 			a := newAnalysis(job)
 			req := a.request(-1, vcjob.JobUnknownEvent, nil)
 			req.JobVersion = job.Status.Version
-			d := Resolve(a.defaulted, req)
+			d := policy.Resolve(a.defaulted, req)
 			if d.Action != r.Action {
 				add("podgroup-requests-current-version", fmt.Sprintf("%s (%s)", r.Action, r.Rule), fmt.Sprintf("%s (%s)", d.Action, d.Rule))
-			} else if r.Rule.Kind == RuleJobPolicy {
+			} else if r.Rule.Kind == policy.RuleJobPolicy {
 				add("podgroup-requests-current-version", fmt.Sprintf("%s only until the job is first killed", r.Action), fmt.Sprintf("%s at every job version", r.Action))
 			}
 		}

@@ -1,4 +1,4 @@
-package policy_test
+package lint_test
 
 import (
 	"fmt"
@@ -15,6 +15,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/lint"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
@@ -79,7 +80,7 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				worker(j).Policies[0].Action = ""
 			},
-			want: []string{at(policy.CodeExitCodeWithoutAction, "spec.tasks[1].policies[0].action")},
+			want: []string{at(lint.CodeExitCodeWithoutAction, "spec.tasks[1].policies[0].action")},
 		},
 		{
 			name: "topologyPolicy on Burstable pods",
@@ -89,7 +90,7 @@ func lintCases() []lintCase {
 				w.Template.Spec.Containers = []corev1.Container{{Name: "c", Image: "i", Resources: corev1.ResourceRequirements{
 					Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("2")}}}}
 			},
-			want: []string{at(policy.CodeTopologyPolicyNotGuaranteed, "spec.tasks[1].topologyPolicy")},
+			want: []string{at(lint.CodeTopologyPolicyNotGuaranteed, "spec.tasks[1].topologyPolicy")},
 		},
 		{
 			name: "topologyPolicy on Guaranteed pods",
@@ -108,7 +109,7 @@ func lintCases() []lintCase {
 				j.Name = strings.Repeat("x", 54)
 				worker(j).Replicas = 11
 			},
-			want: []string{at(policy.CodePodNameTooLong, "spec.tasks[1].name")},
+			want: []string{at(lint.CodePodNameTooLong, "spec.tasks[1].name")},
 		},
 		{
 			name: "RestartPartition on a partitioned task is fine",
@@ -123,7 +124,7 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				worker(j).Policies[1].Timeout = nil
 			},
-			want: []string{at(policy.CodePendingWithoutTimeout, "spec.tasks[1].policies[1].event")},
+			want: []string{at(lint.CodePendingWithoutTimeout, "spec.tasks[1].policies[1].event")},
 		},
 		{
 			name: "the same event twice: the second never fires",
@@ -132,7 +133,7 @@ func lintCases() []lintCase {
 					vcjob.LifecyclePolicy{Event: vcjob.PodFailedEvent, Action: vcjob.RestartPodAction},
 					vcjob.LifecyclePolicy{Events: []vcjob.Event{vcjob.PodEvictedEvent, vcjob.PodFailedEvent}, Action: vcjob.RestartJobAction})
 			},
-			want: []string{at(policy.CodePolicyShadowed, "spec.tasks[1].policies[3].events[1]")},
+			want: []string{at(lint.CodePolicyShadowed, "spec.tasks[1].policies[3].events[1]")},
 		},
 		{
 			name: "an exit code after a PodFailed event never fires",
@@ -140,7 +141,7 @@ func lintCases() []lintCase {
 				w := worker(j)
 				w.Policies = append([]vcjob.LifecyclePolicy{{Event: vcjob.PodFailedEvent, Action: vcjob.RestartTaskAction}}, w.Policies...)
 			},
-			want: []string{at(policy.CodePolicyShadowed, "spec.tasks[1].policies[1].exitCode")},
+			want: []string{at(lint.CodePolicyShadowed, "spec.tasks[1].policies[1].exitCode")},
 		},
 		{
 			name: "an exit code after * never fires",
@@ -151,7 +152,7 @@ func lintCases() []lintCase {
 					{ExitCode: i32(1), Action: vcjob.AbortJobAction},
 				}
 			},
-			want: []string{at(policy.CodePolicyShadowed, "spec.tasks[0].policies[1].exitCode")},
+			want: []string{at(lint.CodePolicyShadowed, "spec.tasks[0].policies[1].exitCode")},
 		},
 		{
 			name: "a job policy every task handles first is dead",
@@ -160,7 +161,7 @@ func lintCases() []lintCase {
 				master(j).Policies = append(master(j).Policies, vcjob.LifecyclePolicy{Event: vcjob.PodFailedEvent, Action: vcjob.TerminateJobAction})
 				worker(j).Policies = append(worker(j).Policies, vcjob.LifecyclePolicy{Event: vcjob.PodFailedEvent, Action: vcjob.RestartTaskAction})
 			},
-			want: []string{at(policy.CodeJobPolicyOverridden, "spec.policies[1].event")},
+			want: []string{at(lint.CodeJobPolicyOverridden, "spec.policies[1].event")},
 		},
 		{
 			name: "a job policy one task leaves to it is alive",
@@ -174,14 +175,14 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				worker(j).Policies = append(worker(j).Policies, vcjob.LifecyclePolicy{Event: vcjob.JobUnknownEvent, Action: vcjob.RestartJobAction})
 			},
-			want: []string{at(policy.CodeEventWithoutTask, "spec.tasks[1].policies[2].event")},
+			want: []string{at(lint.CodeEventWithoutTask, "spec.tasks[1].policies[2].event")},
 		},
 		{
 			name: "JobUpdated is never raised",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.Policies = append(j.Spec.Policies, vcjob.LifecyclePolicy{Event: vcjob.JobUpdatedEvent, Action: vcjob.RestartJobAction})
 			},
-			want: []string{at(policy.CodeEventNeverRaised, "spec.policies[1].event")},
+			want: []string{at(lint.CodeEventNeverRaised, "spec.policies[1].event")},
 		},
 		{
 			name: "a misspelt event",
@@ -189,8 +190,8 @@ func lintCases() []lintCase {
 				worker(j).Policies = append(worker(j).Policies, vcjob.LifecyclePolicy{Events: []vcjob.Event{vcjob.PodEvictedEvent, "PodFail"}, Action: vcjob.RestartPodAction})
 			},
 			want: []string{
-				at(policy.CodeUnknownEvent, "spec.tasks[1].policies[2].events[1]"),
-				at(policy.CodeRestartPodOnEvicted, "spec.tasks[1].policies[2].action"),
+				at(lint.CodeUnknownEvent, "spec.tasks[1].policies[2].events[1]"),
+				at(lint.CodeRestartPodOnEvicted, "spec.tasks[1].policies[2].action"),
 			},
 		},
 		{
@@ -198,14 +199,14 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				j.Spec.Policies[0].Action = "RestartJobs"
 			},
-			want: []string{at(policy.CodeUnknownAction, "spec.policies[0].action")},
+			want: []string{at(lint.CodeUnknownAction, "spec.policies[0].action")},
 		},
 		{
 			name: "a policy with no event and no exit code",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.Policies = append(j.Spec.Policies, vcjob.LifecyclePolicy{Action: vcjob.AbortJobAction})
 			},
-			want: []string{at(policy.CodePolicyWithoutTrigger, "spec.policies[1]")},
+			want: []string{at(lint.CodePolicyWithoutTrigger, "spec.policies[1]")},
 		},
 		{
 			name: "RestartPod on Unknown names no pod",
@@ -213,8 +214,8 @@ func lintCases() []lintCase {
 				j.Spec.Policies = append(j.Spec.Policies, vcjob.LifecyclePolicy{Event: vcjob.JobUnknownEvent, Action: vcjob.RestartPodAction})
 			},
 			want: []string{
-				at(policy.CodeTargetedRestartWithoutTarget, "spec.policies[1].action"),
-				at(policy.CodeUnknownOnlyBeforeFirstKill, "spec.policies[1].event"),
+				at(lint.CodeTargetedRestartWithoutTarget, "spec.policies[1].action"),
+				at(lint.CodeUnknownOnlyBeforeFirstKill, "spec.policies[1].event"),
 			},
 		},
 		{
@@ -222,28 +223,28 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				worker(j).Policies[0].Action = vcjob.RestartPartitionAction
 			},
-			want: []string{at(policy.CodeRestartPartitionUnpartition, "spec.tasks[1].policies[0].action")},
+			want: []string{at(lint.CodeRestartPartitionUnpartition, "spec.tasks[1].policies[0].action")},
 		},
 		{
 			name: "RestartPod on PodEvicted",
 			mutate: func(j *vcjob.Job) {
 				worker(j).Policies = append(worker(j).Policies, vcjob.LifecyclePolicy{Event: vcjob.PodEvictedEvent, Action: vcjob.RestartPodAction})
 			},
-			want: []string{at(policy.CodeRestartPodOnEvicted, "spec.tasks[1].policies[2].action")},
+			want: []string{at(lint.CodeRestartPodOnEvicted, "spec.tasks[1].policies[2].action")},
 		},
 		{
 			name: "ResumeJob as a policy action",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.Policies[0].Action = vcjob.ResumeJobAction
 			},
-			want: []string{at(policy.CodeResumeOnEvent, "spec.policies[0].action")},
+			want: []string{at(lint.CodeResumeOnEvent, "spec.policies[0].action")},
 		},
 		{
 			name: "a 30s PodPending timeout",
 			mutate: func(j *vcjob.Job) {
 				worker(j).Policies[1].Timeout = timeout(30 * time.Second)
 			},
-			want: []string{at(policy.CodeShortPendingTimeout, "spec.tasks[1].policies[1].timeout")},
+			want: []string{at(lint.CodeShortPendingTimeout, "spec.tasks[1].policies[1].timeout")},
 		},
 		{
 			name: "a 0s PodPending timeout terminates at once",
@@ -251,28 +252,28 @@ func lintCases() []lintCase {
 				worker(j).Policies[1].Timeout = timeout(0)
 				worker(j).Policies[1].Action = vcjob.TerminateJobAction
 			},
-			want: []string{at(policy.CodeShortPendingTimeout, "spec.tasks[1].policies[1].timeout")},
+			want: []string{at(lint.CodeShortPendingTimeout, "spec.tasks[1].policies[1].timeout")},
 		},
 		{
 			name: "* restarting the job also catches TaskCompleted",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.Policies[0].Event = vcjob.AnyEvent
 			},
-			want: []string{at(policy.CodeAnyEventCatchesTaskCompleted, "spec.policies[0].event")},
+			want: []string{at(lint.CodeAnyEventCatchesTaskCompleted, "spec.policies[0].event")},
 		},
 		{
 			name: "* with a timeout arms on every pod creation",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.Policies[0] = vcjob.LifecyclePolicy{Event: vcjob.AnyEvent, Action: vcjob.CompleteJobAction, Timeout: timeout(15 * time.Minute)}
 			},
-			want: []string{at(policy.CodeAnyEventTimeoutArmsPending, "spec.policies[0].timeout")},
+			want: []string{at(lint.CodeAnyEventTimeoutArmsPending, "spec.policies[0].timeout")},
 		},
 		{
 			name: "Unknown only fires before the first kill",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.Policies = append(j.Spec.Policies, vcjob.LifecyclePolicy{Event: vcjob.JobUnknownEvent, Action: vcjob.AbortJobAction})
 			},
-			want: []string{at(policy.CodeUnknownOnlyBeforeFirstKill, "spec.policies[1].event")},
+			want: []string{at(lint.CodeUnknownOnlyBeforeFirstKill, "spec.policies[1].event")},
 		},
 		{
 			name: "exit code 0",
@@ -280,10 +281,10 @@ func lintCases() []lintCase {
 				worker(j).Policies[0].ExitCode = i32(0)
 			},
 			want: []string{
-				at(policy.CodeExitCodeZero, "spec.tasks[1].policies[0].exitCode"),
+				at(lint.CodeExitCodeZero, "spec.tasks[1].policies[0].exitCode"),
 				// The danger the message names: a PodPending request
 				// carries exit code 0, so policy 0 takes it first.
-				at(policy.CodePolicyShadowed, "spec.tasks[1].policies[1].event"),
+				at(lint.CodePolicyShadowed, "spec.tasks[1].policies[1].event"),
 			},
 		},
 		{
@@ -293,8 +294,8 @@ func lintCases() []lintCase {
 				master(j).Policies = append(master(j).Policies, vcjob.LifecyclePolicy{ExitCode: i32(-1), Action: vcjob.AbortJobAction})
 			},
 			want: []string{
-				at(policy.CodeExitCodeOutOfRange, "spec.tasks[0].policies[1].exitCode"),
-				at(policy.CodeExitCodeOutOfRange, "spec.tasks[1].policies[0].exitCode"),
+				at(lint.CodeExitCodeOutOfRange, "spec.tasks[0].policies[1].exitCode"),
+				at(lint.CodeExitCodeOutOfRange, "spec.tasks[1].policies[0].exitCode"),
 			},
 		},
 		{
@@ -302,35 +303,35 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				worker(j).Template.Spec.RestartPolicy = corev1.RestartPolicyOnFailure
 			},
-			want: []string{at(policy.CodeExitCodeRestartsInPlace, "spec.tasks[1].policies[0].exitCode")},
+			want: []string{at(lint.CodeExitCodeRestartsInPlace, "spec.tasks[1].policies[0].exitCode")},
 		},
 		{
 			name: "TaskCompleted on a task whose pods never succeed",
 			mutate: func(j *vcjob.Job) {
 				master(j).Template.Spec.RestartPolicy = "" // the API server's default: Always
 			},
-			want: []string{at(policy.CodeTaskCompletedNeverRaised, "spec.tasks[0].policies[0].event")},
+			want: []string{at(lint.CodeTaskCompletedNeverRaised, "spec.tasks[0].policies[0].event")},
 		},
 		{
 			name: "TaskFailed on a task whose containers never restart",
 			mutate: func(j *vcjob.Job) {
 				worker(j).Policies = append(worker(j).Policies, vcjob.LifecyclePolicy{Event: vcjob.TaskFailedEvent, Action: vcjob.RestartTaskAction})
 			},
-			want: []string{at(policy.CodeTaskFailedNeverRaised, "spec.tasks[1].policies[2].event")},
+			want: []string{at(lint.CodeTaskFailedNeverRaised, "spec.tasks[1].policies[2].event")},
 		},
 		{
 			name: "maxRetry unset with restarting policies",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.MaxRetry = 0
 			},
-			want: []string{at(policy.CodeMaxRetryZero, "spec.maxRetry")},
+			want: []string{at(lint.CodeMaxRetryZero, "spec.maxRetry")},
 		},
 		{
 			name: "maxRetry 1 with restarting policies",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.MaxRetry = 1
 			},
-			want: []string{at(policy.CodeMaxRetryOne, "spec.maxRetry")},
+			want: []string{at(lint.CodeMaxRetryOne, "spec.maxRetry")},
 		},
 		{
 			name: "maxRetry 1 without restarting policies is fine",
@@ -345,14 +346,14 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				j.Spec.MinSuccess = i32(4)
 			},
-			want: []string{at(policy.CodeMinSuccessExceedsReplicas, "spec.minSuccess"), at(policy.CodeFinishedNotCounted, "spec.minSuccess")},
+			want: []string{at(lint.CodeMinSuccessExceedsReplicas, "spec.minSuccess"), at(lint.CodeFinishedNotCounted, "spec.minSuccess")},
 		},
 		{
 			name: "minSuccess with kills that keep Succeeded pods",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.MinSuccess = i32(2)
 			},
-			want: []string{at(policy.CodeFinishedNotCounted, "spec.minSuccess")},
+			want: []string{at(lint.CodeFinishedNotCounted, "spec.minSuccess")},
 		},
 		{
 			name: "minSuccess under the count-finished-after-kill correction",
@@ -366,7 +367,7 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				j.Annotations = map[string]string{semantics.Annotation: "strict"}
 			},
-			want: []string{at(policy.CodeSemanticsAnnotationInvalid, "metadata.annotations[vcjob.dev/semantics]")},
+			want: []string{at(lint.CodeSemanticsAnnotationInvalid, "metadata.annotations[vcjob.dev/semantics]")},
 		},
 		{
 			name: "policy extensions that do not validate",
@@ -374,8 +375,8 @@ func lintCases() []lintCase {
 				j.Annotations = map[string]string{policy.ExtensionsAnnotation: "deadline: {after: 0s}\nexitCodes: [{task: nobody, operator: In, values: ['1'], action: RestartPod}]"}
 			},
 			want: []string{
-				at(policy.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy].exitCodes[0].task"),
-				at(policy.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy].deadline.after"),
+				at(lint.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy].exitCodes[0].task"),
+				at(lint.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy].deadline.after"),
 			},
 		},
 		{
@@ -383,7 +384,7 @@ func lintCases() []lintCase {
 			mutate: func(j *vcjob.Job) {
 				j.Annotations = map[string]string{policy.ExtensionsAnnotation: "deadlines: {}"}
 			},
-			want: []string{at(policy.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy]")},
+			want: []string{at(lint.CodeExtensionsInvalid, "metadata.annotations[vcjob.dev/policy]")},
 		},
 		{
 			name: "every minAvailable 0",
@@ -391,7 +392,7 @@ func lintCases() []lintCase {
 				master(j).MinAvailable = i32(0)
 				worker(j).MinAvailable = i32(0)
 			},
-			want: []string{at(policy.CodeMinAvailableZero, "spec.minAvailable")},
+			want: []string{at(lint.CodeMinAvailableZero, "spec.minAvailable")},
 		},
 		{
 			name: "dependsOn a task with 0 replicas",
@@ -401,8 +402,8 @@ func lintCases() []lintCase {
 				worker(j).DependsOn = &vcjob.DependsOn{Name: []string{"master", "dataset"}}
 			},
 			want: []string{
-				at(policy.CodeDependsOnEmptyTask, "spec.tasks[1].dependsOn.name[1]"),
-				at(policy.CodeTaskWithoutReplicas, "spec.tasks[2].replicas"),
+				at(lint.CodeDependsOnEmptyTask, "spec.tasks[1].dependsOn.name[1]"),
+				at(lint.CodeTaskWithoutReplicas, "spec.tasks[2].replicas"),
 			},
 		},
 		{
@@ -411,19 +412,19 @@ func lintCases() []lintCase {
 				master(j).MinAvailable = i32(0)
 				worker(j).DependsOn = &vcjob.DependsOn{Name: []string{"master"}}
 			},
-			want: []string{at(policy.CodeDependsOnAlwaysReady, "spec.tasks[1].dependsOn.name[0]")},
+			want: []string{at(lint.CodeDependsOnAlwaysReady, "spec.tasks[1].dependsOn.name[0]")},
 		},
 		{
 			name: "a task with 0 replicas",
 			mutate: func(j *vcjob.Job) {
 				worker(j).Replicas = 0
 			},
-			want: []string{at(policy.CodeTaskWithoutReplicas, "spec.tasks[1].replicas")},
+			want: []string{at(lint.CodeTaskWithoutReplicas, "spec.tasks[1].replicas")},
 		},
 		{
 			name:   "a ttl on a job a PodPending timeout aborts",
 			mutate: func(j *vcjob.Job) { j.Spec.TTLSecondsAfterFinished = i32(600) },
-			want:   []string{at(policy.CodeTTLAbortedNeverDeleted, "spec.ttlSecondsAfterFinished")},
+			want:   []string{at(lint.CodeTTLAbortedNeverDeleted, "spec.ttlSecondsAfterFinished")},
 		},
 		{
 			name: "a ttl of 0 on a job an exit code aborts",
@@ -432,7 +433,7 @@ func lintCases() []lintCase {
 				worker(j).Policies[1].Action = vcjob.TerminateJobAction
 				j.Spec.Policies = append(j.Spec.Policies, vcjob.LifecyclePolicy{ExitCode: i32(3), Action: vcjob.AbortJobAction})
 			},
-			want: []string{at(policy.CodeTTLAbortedNeverDeleted, "spec.ttlSecondsAfterFinished")},
+			want: []string{at(lint.CodeTTLAbortedNeverDeleted, "spec.ttlSecondsAfterFinished")},
 		},
 		{
 			name: "a ttl on a job that terminates instead of aborting is fine",
@@ -447,7 +448,7 @@ func lintCases() []lintCase {
 				j.Spec.TTLSecondsAfterFinished = i32(600)
 				worker(j).Policies[1].Timeout = nil
 			},
-			want: []string{at(policy.CodePendingWithoutTimeout, "spec.tasks[1].policies[1].event")},
+			want: []string{at(lint.CodePendingWithoutTimeout, "spec.tasks[1].policies[1].event")},
 		},
 	}
 }
@@ -458,7 +459,7 @@ func TestLint(t *testing.T) {
 			job := ddpJob()
 			tc.mutate(job)
 			before := job.DeepCopy()
-			findings := policy.Lint(job)
+			findings := lint.Lint(job)
 			var got []string
 			for _, f := range findings {
 				got = append(got, at(f.Code, f.Path))
@@ -493,7 +494,7 @@ func TestLintCasesCoverEveryCheck(t *testing.T) {
 			covered[strings.SplitN(w, " @ ", 2)[0]] = true
 		}
 	}
-	for _, c := range policy.Checks() {
+	for _, c := range lint.Checks() {
 		if !covered[c.Code] {
 			t.Errorf("no TestLint case expects %s", c.Code)
 		}
@@ -504,7 +505,7 @@ func TestLintMessages(t *testing.T) {
 	job := ddpJob()
 	worker(job).Policies[0].Action = vcjob.RestartPartitionAction
 	worker(job).Policies[1].Timeout = nil
-	findings := policy.Lint(job)
+	findings := lint.Lint(job)
 	text := findingsText(findings)
 	for _, want := range []string{
 		`spec.tasks[1].policies[0].action: error: task "worker" has no partitionPolicy: RestartPartition finds no partition and does nothing at all (no kill, no retry) [restart-partition-unpartitioned]`,
@@ -514,13 +515,13 @@ func TestLintMessages(t *testing.T) {
 			t.Errorf("findings lack %q:\n%s", want, text)
 		}
 	}
-	if !policy.HasErrors(findings) {
+	if !lint.HasErrors(findings) {
 		t.Error("HasErrors: false with an error finding")
 	}
-	if policy.HasErrors(policy.Lint(ddpJob())) {
+	if lint.HasErrors(lint.Lint(ddpJob())) {
 		t.Error("HasErrors: true for the clean job")
 	}
-	if policy.Lint(nil) != nil {
+	if lint.Lint(nil) != nil {
 		t.Error("Lint(nil) should find nothing")
 	}
 }
@@ -532,14 +533,14 @@ func TestLintJobPolicyShadowedByTaskStar(t *testing.T) {
 	job := ddpJob()
 	master(job).Policies = []vcjob.LifecyclePolicy{{Event: vcjob.AnyEvent, Action: vcjob.CompleteJobAction}}
 	worker(job).Policies = []vcjob.LifecyclePolicy{{Event: vcjob.AnyEvent, Action: vcjob.RestartTaskAction}}
-	findings := policy.Lint(job)
+	findings := lint.Lint(job)
 	var codes []string
 	for _, f := range findings {
 		codes = append(codes, at(f.Code, f.Path))
 	}
 	want := []string{
-		at(policy.CodeJobPolicyOverridden, "spec.policies[0].event"),
-		at(policy.CodeAnyEventCatchesTaskCompleted, "spec.tasks[1].policies[0].event"),
+		at(lint.CodeJobPolicyOverridden, "spec.policies[0].event"),
+		at(lint.CodeAnyEventCatchesTaskCompleted, "spec.tasks[1].policies[0].event"),
 	}
 	sort.Strings(codes)
 	sort.Strings(want)
@@ -548,7 +549,7 @@ func TestLintJobPolicyShadowedByTaskStar(t *testing.T) {
 	}
 }
 
-func findingsText(fs []policy.Finding) string {
+func findingsText(fs []lint.Finding) string {
 	var b strings.Builder
 	for _, f := range fs {
 		b.WriteString(f.String())
@@ -560,9 +561,9 @@ func findingsText(fs []policy.Finding) string {
 // checkWellFormed: a finding's code is one Checks lists, with that check's
 // severity; its path is a spec field (or one of vcjob's own annotations);
 // its message is one non-empty line.
-func checkWellFormed(t interface{ Fatalf(string, ...any) }, f policy.Finding) {
-	var check *policy.Check
-	for _, c := range policy.Checks() {
+func checkWellFormed(t interface{ Fatalf(string, ...any) }, f lint.Finding) {
+	var check *lint.Check
+	for _, c := range lint.Checks() {
 		if c.Code == f.Code {
 			check = &c
 		}
@@ -593,28 +594,28 @@ func cronLintCases() []cronLintCase {
 	return []cronLintCase{
 		{name: "a clean CronJob", schedule: "30 2 * * *"},
 		{name: "30 February never comes", schedule: "0 0 30 2 *",
-			want: []string{at(policy.CodeCronScheduleNeverFires, "spec.schedule")}},
+			want: []string{at(lint.CodeCronScheduleNeverFires, "spec.schedule")}},
 		{name: "a template Volcano's Job webhook refuses (validation admits the CronJob)", schedule: "@hourly",
 			mutate: func(j *vcjob.JobSpec) {
 				j.Plugins["horovod"] = nil // not a plugin Volcano knows
 			},
-			want: []string{at(policy.CodeCronJobTemplateInvalid, "spec.jobTemplate")}},
+			want: []string{at(lint.CodeCronJobTemplateInvalid, "spec.jobTemplate")}},
 		{name: "the template's own findings", schedule: "@hourly",
 			mutate: func(j *vcjob.JobSpec) { j.Tasks[1].Policies[1].Timeout = nil },
-			want:   []string{at(policy.CodePendingWithoutTimeout, "spec.jobTemplate.spec.tasks[1].policies[1].event")}},
+			want:   []string{at(lint.CodePendingWithoutTimeout, "spec.jobTemplate.spec.tasks[1].policies[1].event")}},
 		{name: "no timeZone: the controller's zone", schedule: "30 2 * * *",
 			cronJob: func(cj *vcjob.CronJobSpec) { cj.TimeZone = nil },
-			want:    []string{at(policy.CodeCronTimeZoneUnset, "spec.timeZone")}},
+			want:    []string{at(lint.CodeCronTimeZoneUnset, "spec.timeZone")}},
 		{name: "Forbid with a template that aborts", schedule: "30 2 * * *",
 			cronJob: func(cj *vcjob.CronJobSpec) { cj.ConcurrencyPolicy = vcjob.ForbidConcurrent },
-			want:    []string{at(policy.CodeCronForbidAbortedRun, "spec.jobTemplate.spec.tasks[1].policies[1].action")}},
+			want:    []string{at(lint.CodeCronForbidAbortedRun, "spec.jobTemplate.spec.tasks[1].policies[1].action")}},
 		{name: "Replace with the same template: the next run deletes an Aborted one", schedule: "30 2 * * *",
 			cronJob: func(cj *vcjob.CronJobSpec) { cj.ConcurrencyPolicy = vcjob.ReplaceConcurrent }},
 	}
 }
 
 func TestLintCronJob(t *testing.T) {
-	assert.Nil(t, policy.LintCronJob(nil))
+	assert.Nil(t, lint.LintCronJob(nil))
 	for _, tc := range cronLintCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			job := ddpJob()
@@ -629,7 +630,7 @@ func TestLintCronJob(t *testing.T) {
 			vcjob.SetCronJobDefaults(cj)
 			require.Empty(t, validation.ValidateCronJob(cj), "Volcano admits every case")
 			var got []string
-			for _, f := range policy.LintCronJob(cj) {
+			for _, f := range lint.LintCronJob(cj) {
 				checkWellFormed(t, f)
 				got = append(got, at(f.Code, f.Path))
 			}

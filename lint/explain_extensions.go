@@ -1,22 +1,23 @@
-package policy
+package lint
 
 import (
 	"fmt"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/policy"
 )
 
 // addExtensionCodes adds to codes the bounds of the job's extension
 // exit-code values (positive ones, each once), so Explain shows a row for
 // each, and returns whether a code falls in an extension's In values.
 func addExtensionCodes(job *vcjob.Job, seen map[int32]bool, codes *[]int32) func(int32) bool {
-	ext, _ := ExtensionsOf(job)
+	ext, _ := policy.ExtensionsOf(job)
 	if ext == nil || len(ext.ExitCodes) == 0 {
 		return func(int32) bool { return false }
 	}
 	for _, r := range ext.ExitCodes {
 		for _, v := range r.Values {
-			lo, hi, err := ParseExitCodes(v)
+			lo, hi, err := policy.ParseExitCodes(v)
 			if err != nil {
 				continue
 			}
@@ -30,7 +31,7 @@ func addExtensionCodes(job *vcjob.Job, seen map[int32]bool, codes *[]int32) func
 	}
 	return func(code int32) bool {
 		for _, r := range ext.ExitCodes {
-			if r.Operator == ExitCodeIn && r.Matches(r.Task, code) {
+			if r.Operator == policy.ExitCodeIn && r.Matches(r.Task, code) {
 				return true
 			}
 		}
@@ -41,7 +42,7 @@ func addExtensionCodes(job *vcjob.Job, seen map[int32]bool, codes *[]int32) func
 // disruptionRows are the rows of a disrupted pod of task t (evicted,
 // failed), for a job with the disruptions extension.
 func (a *analysis) disruptionRows(t int) []Row {
-	ext, _ := ExtensionsOf(a.defaulted)
+	ext, _ := policy.ExtensionsOf(a.defaulted)
 	if ext == nil || ext.Disruptions == nil {
 		return nil
 	}
@@ -60,30 +61,30 @@ func (a *analysis) disruptionRows(t int) []Row {
 
 // deadlineRows is the job's deadline, as a row of its own.
 func (a *analysis) deadlineRows() []Row {
-	ext, _ := ExtensionsOf(a.defaulted)
+	ext, _ := policy.ExtensionsOf(a.defaulted)
 	if ext == nil || ext.Deadline == nil {
 		return nil
 	}
 	return []Row{{Event: "DeadlineExceeded", Action: ext.Deadline.ActionOf(), Delay: ext.Deadline.After.Duration,
-		Target: "job", Rule: Rule{Kind: RuleDeadline}, Note: "counted from the job's creation, restarts included"}}
+		Target: "job", Rule: policy.Rule{Kind: policy.RuleDeadline}, Note: "counted from the job's creation, restarts included"}}
 }
 
 // extensionNotes are what the job's extensions add to a row.
 func (a *analysis) extensionNotes(r Row) []string {
-	ext, _ := ExtensionsOf(a.defaulted)
+	ext, _ := policy.ExtensionsOf(a.defaulted)
 	if ext == nil {
 		return nil
 	}
 	var out []string
 	restart := r.Action == vcjob.RestartJobAction || r.Action == vcjob.RestartTaskAction ||
 		r.Action == vcjob.RestartPodAction || r.Action == vcjob.RestartPartitionAction
-	if r.Rule.Kind == RuleDisruption {
+	if r.Rule.Kind == policy.RuleDisruption {
 		out = append(out, "no retry counted")
 	}
 	if e := ext.Escalation; e != nil && (r.Action == vcjob.RestartPodAction || r.Action == vcjob.RestartTaskAction) && r.Delay == 0 {
 		out = append(out, fmt.Sprintf("escalates: RestartPod %d times per pod, then RestartTask %d times per task, then RestartJob", e.RestartPod, e.RestartTask))
 	}
-	if b := ext.RetryBudget; b != nil && restart && r.Rule.Kind != RuleDisruption {
+	if b := ext.RetryBudget; b != nil && restart && r.Rule.Kind != policy.RuleDisruption {
 		out = append(out, fmt.Sprintf("no retry counted while within %d restarts per %s; beyond, the job fails", b.Restarts, b.Window.Duration))
 	}
 	if b := ext.RestartBackoff; b != nil && restart {

@@ -1,18 +1,20 @@
-package vcjob
+package lint
 
 import (
 	"fmt"
 	"sort"
 	"strconv"
 
-	"k8s.io/utils/field"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/vcjob/vcjob"
 )
 
 // DefaultsApplied lists what SetDefaults changed from given to defaulted,
 // one line per field as "path: old -> new" (and "spec.plugins: + name" per
 // plugin added), in the order of the fields: the webhook's defaults as a
 // reader wants to see them.
-func DefaultsApplied(given, defaulted *Job) []string {
+func DefaultsApplied(given, defaulted *vcjob.Job) []string {
 	d := defaulted
 	var out []string
 	add := func(p *field.Path, old, new string) {

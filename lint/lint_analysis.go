@@ -1,4 +1,4 @@
-package policy
+package lint
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/request"
 )
 
@@ -171,7 +172,7 @@ func (a *analysis) triggers(list *policyList, i int) []trigger {
 type firing struct {
 	trigger
 	task     int
-	decision Decision
+	decision policy.Decision
 }
 
 type fires struct{ hits, misses []firing }
@@ -182,7 +183,7 @@ func (a *analysis) fire(list *policyList, i int, tr trigger) fires {
 	var out fires
 	for _, t := range a.sourceTasks(list, tr.event) {
 		req := a.request(t, tr.event, tr.exitCode)
-		f := firing{trigger: tr, task: t, decision: Resolve(a.defaulted, req)}
+		f := firing{trigger: tr, task: t, decision: policy.Resolve(a.defaulted, req)}
 		if a.isRule(list, i, f.decision.Rule) {
 			out.hits = append(out.hits, f)
 		} else {
@@ -231,24 +232,24 @@ func (a *analysis) request(t int, event vcjob.Event, exitCode *int32) request.Re
 }
 
 // isRule reports whether rule names policy i of list.
-func (a *analysis) isRule(list *policyList, i int, rule Rule) bool {
+func (a *analysis) isRule(list *policyList, i int, rule policy.Rule) bool {
 	return a.sameList(list, rule) && rule.Index == i
 }
 
 // sameList reports whether rule names a policy of list.
-func (a *analysis) sameList(list *policyList, rule Rule) bool {
+func (a *analysis) sameList(list *policyList, rule policy.Rule) bool {
 	if list.task < 0 {
-		return rule.Kind == RuleJobPolicy
+		return rule.Kind == policy.RuleJobPolicy
 	}
-	return rule.Kind == RuleTaskPolicy && a.taskIndex(rule.Task) == list.task
+	return rule.Kind == policy.RuleTaskPolicy && a.taskIndex(rule.Task) == list.task
 }
 
 // rulePath is the field path of the policy rule names, "" for other rules.
-func (a *analysis) rulePath(rule Rule) string {
+func (a *analysis) rulePath(rule policy.Rule) string {
 	switch rule.Kind {
-	case RuleJobPolicy:
+	case policy.RuleJobPolicy:
 		return field.NewPath("spec", "policies").Index(rule.Index).String()
-	case RuleTaskPolicy:
+	case policy.RuleTaskPolicy:
 		if t := a.taskIndex(rule.Task); t >= 0 {
 			return field.NewPath("spec", "tasks").Index(t).Child("policies").Index(rule.Index).String()
 		}

@@ -1,4 +1,4 @@
-package policy
+package lint
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/policy"
 )
 
 // Severity ranks a lint finding.
@@ -266,7 +267,7 @@ func (l *linter) policy(list *policyList, i int) {
 	p := list.policies[i]
 	pp := list.path.Index(i)
 
-	if p.Action == "" && p.ExitCode != nil && len(Events(p)) == 0 {
+	if p.Action == "" && p.ExitCode != nil && len(policy.Events(p)) == 0 {
 		l.exitCodeWithoutAction(&p, pp)
 	} else if !slices.Contains(vcjob.PolicyActions(), p.Action) {
 		if p.Action == "" {
@@ -275,7 +276,7 @@ func (l *linter) policy(list *policyList, i int) {
 			l.add(pp.Child("action"), CodeUnknownAction, "%q is not an action (want one of %s): the policy still matches, and the state machine treats it as any other action (a sync in Pending and Running, a whole-job kill in Restarting)", p.Action, joinActions(vcjob.PolicyActions()))
 		}
 	}
-	if len(Events(p)) == 0 && p.ExitCode == nil {
+	if len(policy.Events(p)) == 0 && p.ExitCode == nil {
 		l.add(pp, CodePolicyWithoutTrigger, "the policy names no event and no exit code: it never matches")
 		return
 	}
@@ -330,7 +331,7 @@ func (l *linter) dead(list *policyList, tr trigger, misses []firing) {
 		switch {
 		case w == "":
 			other = appendUnique(other, m.decision.Rule.String())
-		case m.decision.Rule.Kind == RuleTaskPolicy && list.task < 0:
+		case m.decision.Rule.Kind == policy.RuleTaskPolicy && list.task < 0:
 			tasks = appendUnique(tasks, w)
 		case a.sameList(list, m.decision.Rule):
 			sameList = appendUnique(sameList, w)

@@ -1,4 +1,4 @@
-package policy_test
+package lint_test
 
 import (
 	"strings"
@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/lint"
 	"github.com/vcjob/vcjob/policy"
 )
 
@@ -14,7 +15,7 @@ import (
 // range, the disrupted pod's rows, the deadline, and notes on restarts.
 func TestExplainShowsExtensions(t *testing.T) {
 	j := job([]vcjob.LifecyclePolicy{{ExitCode: code(137), Action: vcjob.RestartPodAction}}, nil)
-	plain := policy.Explain(j).Text()
+	plain := lint.Explain(j).Text()
 	j.Annotations = map[string]string{policy.ExtensionsAnnotation: `
 exitCodes: [{task: worker, operator: In, values: ["128-255"], action: RestartTask}]
 disruptions: {}
@@ -22,7 +23,7 @@ deadline: {after: 2h}
 restartBackoff: {base: 10s, max: 5m}
 escalation: {restartPod: 1, restartTask: 2}
 `}
-	text := policy.Explain(j).Text()
+	text := lint.Explain(j).Text()
 	words := strings.Join(strings.Fields(text), " ")
 	for _, want := range []string{
 		`worker PodFailed 128 RestartTask - task worker extension exitCodes[0]`,

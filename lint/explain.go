@@ -1,4 +1,4 @@
-package policy
+package lint
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/request"
 )
 
@@ -46,8 +47,8 @@ type Row struct {
 	// Target says what the action acts on: "job", "task NAME", "the pod",
 	// "its partition", or "no pod" / "no task" / "no partition" when the
 	// request names none.
-	Target string `json:"target"`
-	Rule   Rule   `json:"rule"`
+	Target string      `json:"target"`
+	Rule   policy.Rule `json:"rule"`
 	// Note is what Volcano does here that a reader may not expect.
 	Note string `json:"note,omitempty"`
 }
@@ -201,7 +202,7 @@ func (a *analysis) row(t int, e vcjob.Event, code *int32, unmatched bool) Row {
 }
 
 func (a *analysis) decide(t int, req request.Request) Row {
-	d := Resolve(a.defaulted, req)
+	d := policy.Resolve(a.defaulted, req)
 	r := Row{Event: req.Event, Action: d.Action, Delay: d.Delay, Rule: d.Rule, Target: targetText(d.Target)}
 	if t >= 0 {
 		r.Task = a.taskName(t)
@@ -252,7 +253,7 @@ func (a *analysis) note(r Row, req request.Request, t int) string {
 	if r.Event == vcjob.JobUnknownEvent {
 		if a.defaulted.Status.Version > 0 {
 			add("stale: PodGroup requests carry job version 0 and the job is at version %d", a.defaulted.Status.Version)
-		} else if r.Rule.Kind == RuleJobPolicy {
+		} else if r.Rule.Kind == policy.RuleJobPolicy {
 			add("only until the job is first killed: PodGroup requests carry job version 0")
 		}
 	}
@@ -277,7 +278,7 @@ func (a *analysis) note(r Row, req request.Request, t int) string {
 			add("in Restarting a whole-job kill that does not abort")
 		}
 	}
-	if t >= 0 && r.Rule.Kind != RuleNoMatch {
+	if t >= 0 && r.Rule.Kind != policy.RuleNoMatch {
 		rp := a.restartPolicy(t)
 		switch {
 		case r.Event == vcjob.TaskCompletedEvent && rp == corev1.RestartPolicyAlways:
@@ -303,7 +304,7 @@ func (a *analysis) pendingWithoutTimeout(t int) []string {
 	}
 	for _, l := range lists {
 		for i, p := range l.policies {
-			if p.Timeout == nil && slices.Contains(Events(p), vcjob.PodPendingEvent) {
+			if p.Timeout == nil && slices.Contains(policy.Events(p), vcjob.PodPendingEvent) {
 				out = append(out, l.path.Index(i).String())
 			}
 		}

@@ -1,4 +1,4 @@
-package policy_test
+package lint_test
 
 import (
 	"encoding/json"
@@ -7,10 +7,11 @@ import (
 	"time"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/lint"
 	"github.com/vcjob/vcjob/policy"
 )
 
-func row(t *testing.T, table policy.Table, task, event string) policy.Row {
+func row(t *testing.T, table lint.Table, task, event string) lint.Row {
 	t.Helper()
 	for _, r := range table.Rows {
 		if r.Task == task && r.EventText() == event {
@@ -18,11 +19,11 @@ func row(t *testing.T, table policy.Table, task, event string) policy.Row {
 		}
 	}
 	t.Fatalf("no row %s / %s in\n%s", task, event, table.Text())
-	return policy.Row{}
+	return lint.Row{}
 }
 
 func TestExplain(t *testing.T) {
-	table := policy.Explain(ddpJob())
+	table := lint.Explain(ddpJob())
 	if table.Job != "ml/mnist-ddp" {
 		t.Errorf("job %q", table.Job)
 	}
@@ -60,7 +61,7 @@ func TestExplainNotes(t *testing.T) {
 	w.Policies[0].Action = vcjob.RestartPartitionAction
 	master(job).Policies = append(master(job).Policies, vcjob.LifecyclePolicy{Event: vcjob.PodPendingEvent, Action: vcjob.AbortJobAction})
 	job.Spec.Policies = append(job.Spec.Policies, vcjob.LifecyclePolicy{Event: vcjob.JobUnknownEvent, Action: vcjob.AbortJobAction})
-	table := policy.Explain(job)
+	table := lint.Explain(job)
 	for _, tc := range []struct{ task, event, note string }{
 		{"master", "PodPending", "spec.tasks[0].policies[1] skipped: PodPending without a timeout"},
 		{"worker", "PodFailed 137", "no partitionPolicy: does nothing"},
@@ -74,18 +75,18 @@ func TestExplainNotes(t *testing.T) {
 
 	// Once the job has been killed, Unknown is stale.
 	job.Status.Version = 2
-	r := row(t, policy.Explain(job), "", "Unknown")
+	r := row(t, lint.Explain(job), "", "Unknown")
 	if r.Action != vcjob.SyncJobAction || r.Rule.Kind != policy.RuleStaleVersion || !strings.HasPrefix(r.Note, "stale:") {
 		t.Errorf("Unknown at version 2: %s by %s, note %q", r.Action, r.Rule, r.Note)
 	}
 	// Pod events carry the current version and still reach the policies.
-	if r := row(t, policy.Explain(job), "worker", "PodEvicted"); r.Action != vcjob.RestartPodAction {
+	if r := row(t, lint.Explain(job), "worker", "PodEvicted"); r.Action != vcjob.RestartPodAction {
 		t.Errorf("PodEvicted at version 2: %s by %s", r.Action, r.Rule)
 	}
 }
 
 func TestExplainText(t *testing.T) {
-	text := policy.Explain(ddpJob()).Text()
+	text := lint.Explain(ddpJob()).Text()
 	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
 	if !strings.HasPrefix(lines[0], "TASK") || len(lines) != 1+2*6+1+8 {
 		t.Fatalf("%d lines:\n%s", len(lines), text)
@@ -103,7 +104,7 @@ func TestExplainText(t *testing.T) {
 }
 
 func TestExplainJSON(t *testing.T) {
-	raw, err := json.Marshal(policy.Explain(ddpJob()))
+	raw, err := json.Marshal(lint.Explain(ddpJob()))
 	if err != nil {
 		t.Fatal(err)
 	}
