@@ -11,9 +11,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 )
 
 // Errors the cache returns; they are wrapped with the job or pod they are
@@ -25,7 +25,7 @@ var (
 	ErrNotJobPod     = errors.New("not a pod of a vcjob")
 	ErrBadVersion    = errors.New("resourceVersion is not an integer")
 	ErrNoJobInObject = errors.New("nil object")
-	// ErrOtherJob: under semantics.Profile.CacheByJobUID, the pod's
+	// ErrOtherJob: under behavior.CacheByJobUID, the pod's
 	// controller is another job of the same namespace and name (an earlier
 	// one, deleted): the cache does not file it under the cached job.
 	ErrOtherJob = errors.New("pod of another job of that name")
@@ -64,13 +64,13 @@ type entry struct {
 // given back once read; while none is out, a pod update costs no
 // allocation at all.
 type Cache struct {
-	// Semantics are the embedder's semantics (semantics.Profile), with each
-	// job's semantics.Annotation on top: the requests a PodGroup's
+	// Behavior is the embedder's behaviour (the corrections it asks for),
+	// with each job's behavior.Annotation on top: the requests a PodGroup's
 	// phase change raises carry the job's version under
 	// PodGroupRequestsCurrentVersion, and pods are filed by their job's
 	// UID under CacheByJobUID (see also the event handlers). Set it before
 	// the cache is used; the zero value derives requests as Volcano does.
-	Semantics semantics.Profile
+	Behavior behavior.Set
 
 	mu   sync.RWMutex
 	jobs map[ref]*entry
@@ -133,40 +133,13 @@ func (c *Cache) withJob(job *vcjob.Job, fn func(key ref, e *entry) error) error 
 	return fn(key, c.jobs[key])
 }
 
-// otherJob reports whether pod's controller is a job other than job: both
-// UIDs known, and different.
-func otherJob(job *vcjob.Job, pod *corev1.Pod) bool {
-	if job == nil || job.UID == "" {
-		return false
-	}
-	owner := metav1.GetControllerOfNoCopy(pod)
-	return owner != nil && owner.UID != "" && owner.UID != job.UID
-}
-
-// byJobUID reports whether the cache keeps e's pods by its job's UID
-// (semantics.Profile.CacheByJobUID, with the job's annotation): only for
-// a job that is cached and not deleted.
-func (c *Cache) byJobUID(e *entry) bool {
-	return e != nil && e.info.Job != nil && !e.deleted && c.Semantics.For(e.info.Job).CacheByJobUID
-}
-
-// dropOtherJobs takes out of ji, which has just been given its job, the
-// pods of other jobs of that name, under CacheByJobUID: those an earlier
-// job, deleted, left there, and those that came before the job's own
-// add. c.mu must be held.
-func (c *Cache) dropOtherJobs(ji *jobinfo.Info) {
-	if ji.Job == nil || !c.Semantics.For(ji.Job).CacheByJobUID {
-		return
-	}
-	var others []*corev1.Pod
-	for _, pod := range ji.Pods() {
-		if otherJob(ji.Job, pod) {
-			others = append(others, pod)
-		}
-	}
-	for _, pod := range others {
-		ji.DeletePod(pod)
-	}
+// jobHas reports whether the job cached under key, not deleted, is
+// decided with id on (c.Behavior with the job's annotation).
+func (c *Cache) jobHas(key ref, id behavior.ID) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	e := c.jobs[key]
+	return e != nil && e.info.Job != nil && !e.deleted && c.Behavior.For(e.info.Job).Has(id)
 }
 
 // olderVersion compares resourceVersions as integers, as Volcano does.

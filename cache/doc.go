@@ -30,7 +30,7 @@
 // events still find it; there is no background goroutine: the caller asks
 // Droppable for what may go and calls Drop.
 //
-// Cache.Semantics (semantics.Profile, with each job's annotation on top)
+// Cache.Semantics (behavior.Set, with each job's annotation on top)
 // gives PodGroup-driven requests the job's version under
 // PodGroupRequestsCurrentVersion, takes a failed pod's exit code from its
 // first failed container under ExitCodeFirstFailedContainer (ExitCode),

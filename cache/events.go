@@ -4,19 +4,18 @@ import (
 	"fmt"
 
 	"reflect"
-	"slices"
 	"strconv"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 )
 
 // PodRequest is the request skeleton for a pod event: ok is false for pods
@@ -67,12 +66,12 @@ func PodAddEvent(pod *corev1.Pod) vcjob.Event {
 // ji, the job info that already holds new. It returns the exit code of the
 // first container for PodFailed, as Volcano does (ExitCode).
 func PodUpdateEvent(ji *jobinfo.Info, old, new *corev1.Pod) (vcjob.Event, int32) {
-	return podUpdateEvent(ji, old, new, semantics.Profile{})
+	return podUpdateEvent(ji, old, new, behavior.Set{})
 }
 
 // podUpdateEvent is PodUpdateEvent under the semantics sem, which choose
 // the exit code a PodFailed carries.
-func podUpdateEvent(ji *jobinfo.Info, old, new *corev1.Pod, sem semantics.Profile) (vcjob.Event, int32) {
+func podUpdateEvent(ji *jobinfo.Info, old, new *corev1.Pod, sem behavior.Set) (vcjob.Event, int32) {
 	if old == nil || new == nil || OutOfSync(new) {
 		return vcjob.OutOfSyncEvent, 0
 	}
@@ -102,44 +101,24 @@ func podUpdateEvent(ji *jobinfo.Info, old, new *corev1.Pod, sem semantics.Profil
 	return vcjob.OutOfSyncEvent, 0
 }
 
-// ExitCode is the exit code a failed pod's PodFailed request carries.
+// ExitCode is the exit code a failed pod's PodFailed request carries:
 // Volcano reads the first container status only, so with a sidecar or a
 // second container the exit-code policies see whatever the first one says
 // (volcano#5452); 0 when it has not terminated. Under
-// semantics.Profile.ExitCodeFirstFailedContainer it is the code of the
-// first container, in the pod spec's order, that terminated with a non-zero
-// code (statuses the spec does not name come after, in their order), and 0
-// when none did. Init containers are left out in both.
-func ExitCode(pod *corev1.Pod, sem semantics.Profile) int32 {
+// behavior.ExitCodeFirstFailedContainer it is firstFailedContainerExitCode.
+func ExitCode(pod *corev1.Pod, set behavior.Set) int32 {
+	if set.Has(behavior.ExitCodeFirstFailedContainer) {
+		return firstFailedContainerExitCode(pod)
+	}
 	cs := pod.Status.ContainerStatuses
-	if !sem.ExitCodeFirstFailedContainer {
-		if len(cs) > 0 && cs[0].State.Terminated != nil {
-			return cs[0].State.Terminated.ExitCode
-		}
-		return 0
-	}
-	failed := func(s *corev1.ContainerStatus) bool {
-		return s.State.Terminated != nil && s.State.Terminated.ExitCode != 0
-	}
-	// The kubelet keeps statuses in the spec's order, but the API does not
-	// promise it: the spec's order is the one the user wrote.
-	for _, c := range pod.Spec.Containers {
-		for i := range cs {
-			if cs[i].Name == c.Name && failed(&cs[i]) {
-				return cs[i].State.Terminated.ExitCode
-			}
-		}
-	}
-	for i := range cs {
-		if failed(&cs[i]) && !slices.ContainsFunc(pod.Spec.Containers, func(c corev1.Container) bool { return c.Name == cs[i].Name }) {
-			return cs[i].State.Terminated.ExitCode
-		}
+	if len(cs) > 0 && cs[0].State.Terminated != nil {
+		return cs[0].State.Terminated.ExitCode
 	}
 	return 0
 }
 
 // OnPodAdd caches a new pod and returns its request. Under
-// semantics.Profile.FinishedPodsOnAdd (c.Semantics, or the job's
+// behavior.FinishedPodsOnAdd (c.Behavior, or the job's
 // annotation) a pod that arrives finished raises the event its finishing
 // would have (FinishedPodAddEvent).
 func (c *Cache) OnPodAdd(pod *corev1.Pod) (request.Request, bool) {
@@ -152,7 +131,7 @@ func (c *Cache) OnPodAdd(pod *corev1.Pod) (request.Request, bool) {
 	ji, err := c.addPod(ref{req.Namespace, req.JobName}, pod)
 	req.Event = PodAddEvent(pod)
 	if err == nil && ji.Job != nil && req.Event == vcjob.PodPendingEvent {
-		if sem := c.Semantics.For(ji.Job); sem.FinishedPodsOnAdd {
+		if sem := c.Behavior.For(ji.Job); sem.Has(behavior.FinishedPodsOnAdd) {
 			req.Event, req.ExitCode = finishedPodAddEvent(ji, pod, sem)
 		}
 	}
@@ -161,28 +140,6 @@ func (c *Cache) OnPodAdd(pod *corev1.Pod) (request.Request, bool) {
 		req.Disrupted = policy.Disrupted(pod)
 	}
 	return req, true
-}
-
-// FinishedPodAddEvent is the event of a pod that appears already finished,
-// under semantics.Profile.FinishedPodsOnAdd, judged on ji, the job info that
-// already holds it: PodFailed with the first container's exit code for a
-// Failed pod, TaskCompleted for a Succeeded pod whose task is completed,
-// as PodUpdateEvent judges the pod's move there; PodPending otherwise.
-func FinishedPodAddEvent(ji *jobinfo.Info, pod *corev1.Pod) (vcjob.Event, int32) {
-	return finishedPodAddEvent(ji, pod, semantics.Profile{})
-}
-
-// finishedPodAddEvent is FinishedPodAddEvent under the semantics sem, which
-// choose the exit code a PodFailed carries.
-func finishedPodAddEvent(ji *jobinfo.Info, pod *corev1.Pod, sem semantics.Profile) (vcjob.Event, int32) {
-	if pod.Status.Phase != corev1.PodFailed && pod.Status.Phase != corev1.PodSucceeded {
-		return PodAddEvent(pod), 0
-	}
-	before := corev1.Pod{Status: corev1.PodStatus{Phase: corev1.PodPending}}
-	if ev, code := podUpdateEvent(ji, &before, pod, sem); ev != vcjob.OutOfSyncEvent {
-		return ev, code
-	}
-	return PodAddEvent(pod), 0
 }
 
 // OnPodUpdate caches a changed pod and returns its request; an update that
@@ -196,7 +153,7 @@ func (c *Cache) OnPodUpdate(old, new *corev1.Pod) (request.Request, bool) {
 	// checked the annotations podKey would.
 	c.mu.Lock()
 	ji, _ := c.addPod(ref{req.Namespace, req.JobName}, new)
-	req.Event, req.ExitCode = podUpdateEvent(ji, old, new, c.Semantics.For(ji.Job))
+	req.Event, req.ExitCode = podUpdateEvent(ji, old, new, c.Behavior.For(ji.Job))
 	c.mu.Unlock()
 	if req.Event == vcjob.PodFailedEvent {
 		req.Disrupted = policy.Disrupted(new)
@@ -235,7 +192,7 @@ func (c *Cache) OnJobAdd(job *vcjob.Job) (request.Request, bool, error) {
 }
 
 // OnJobAddWithPods is OnJobAdd followed, under
-// semantics.Profile.FinishedPodsOnAdd, by the requests of the finished pods
+// behavior.FinishedPodsOnAdd, by the requests of the finished pods
 // that arrived before their job: their own add raised PodPending, with no
 // job to judge them by (a controller starting up lists pods and jobs at
 // the same time). Each gets the event FinishedPodAddEvent gives it; pods
@@ -257,22 +214,8 @@ func (c *Cache) OnJobAddWithPods(job *vcjob.Job) ([]request.Request, error) {
 		e.info.SetJob(job)
 		e.deleted = false
 		c.dropOtherJobs(e.info)
-		sem := c.Semantics.For(job)
-		if !early || !sem.FinishedPodsOnAdd {
-			return nil
-		}
-		for _, pod := range e.info.Pods() {
-			req, ok := PodRequest(pod)
-			if !ok || OutOfSync(pod) {
-				continue
-			}
-			if req.Event, req.ExitCode = finishedPodAddEvent(e.info, pod, sem); req.Event == vcjob.PodPendingEvent {
-				continue
-			}
-			if req.Event == vcjob.PodFailedEvent {
-				req.Disrupted = policy.Disrupted(pod)
-			}
-			out = append(out, req)
+		if set := c.Behavior.For(job); early && set.Has(behavior.FinishedPodsOnAdd) {
+			out = append(out, earlyFinishedPodRequests(e.info, set)...)
 		}
 		return nil
 	})
@@ -320,7 +263,7 @@ func jobRequest(job *vcjob.Job) request.Request {
 // the cached job it belongs to: no event, or Unknown when the new phase is
 // Unknown. It carries no job version, so once the job has been killed once
 // (status.version > 0) policy resolution takes it as stale and syncs.
-// Under semantics.Profile.PodGroupRequestsCurrentVersion (c.Semantics, or
+// Under behavior.PodGroupRequestsCurrentVersion (c.Behavior, or
 // the job's annotation) it carries the cached job's status.version.
 func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgroup.Phase) (request.Request, bool) {
 	if oldPhase == newPhase {
@@ -339,7 +282,7 @@ func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgr
 
 // OnPodGroupAdd returns the request a PodGroup's add raises: none, as in
 // Volcano, which has no add handler for PodGroups. Under
-// semantics.Profile.PodGroupPhaseOnAdd (c.Semantics, or the job's
+// behavior.PodGroupPhaseOnAdd (c.Behavior, or the job's
 // annotation) a PodGroup that arrives after the informer's first list
 // already in a phase raises the request its missed change from no phase
 // would have (OnPodGroupUpdate): a relist after a lost watch shows it as
@@ -347,17 +290,10 @@ func (c *Cache) OnPodGroupUpdate(namespace, job string, oldPhase, newPhase podgr
 // create), so with a watch that loses nothing this is never raised; the
 // first list raises nothing either, as the job's own add syncs it.
 func (c *Cache) OnPodGroupAdd(namespace, job string, phase podgroup.Phase, inInitialList bool) (request.Request, bool) {
-	if inInitialList || phase == "" || !c.podGroupPhaseOnAdd(ref{namespace, job}) {
+	if inInitialList || phase == "" || !c.jobHas(ref{namespace, job}, behavior.PodGroupPhaseOnAdd) {
 		return request.Request{}, false
 	}
-	return c.OnPodGroupUpdate(namespace, job, "", phase)
-}
-
-func (c *Cache) podGroupPhaseOnAdd(key ref) bool {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	e := c.jobs[key]
-	return e != nil && e.info.Job != nil && !e.deleted && c.Semantics.For(e.info.Job).PodGroupPhaseOnAdd
+	return c.podGroupPhaseOnAdd(namespace, job, phase)
 }
 
 // CommandRequest is the request a Command for a vcjob raises; ok is false
@@ -404,8 +340,9 @@ func (c *Cache) OnCommand(cmd *vcjob.Command) (req request.Request, events []rec
 }
 
 // podGroupRequestVersion is the job version a PodGroup-driven request of
-// the cached job carries (0, as in Volcano, unless its semantics say
-// otherwise); ok is false when the job is not cached.
+// the cached job carries: 0, as in Volcano, or the job's own under
+// behavior.PodGroupRequestsCurrentVersion; ok is false when the job is not
+// cached.
 func (c *Cache) podGroupRequestVersion(key ref) (version int32, ok bool) {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -413,8 +350,8 @@ func (c *Cache) podGroupRequestVersion(key ref) (version int32, ok bool) {
 	if e == nil || e.info.Job == nil || e.deleted {
 		return 0, false
 	}
-	if c.Semantics.For(e.info.Job).PodGroupRequestsCurrentVersion {
-		version = e.info.Job.Status.Version
+	if c.Behavior.For(e.info.Job).Has(behavior.PodGroupRequestsCurrentVersion) {
+		return podGroupRequestsCurrentVersion(e.info.Job), true
 	}
-	return version, true
+	return 0, true
 }

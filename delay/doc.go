@@ -32,7 +32,7 @@
 // first becomes Orphaned and still fires, and no pod event or cleanup can
 // cancel it any more.
 //
-// Under semantics.Profile.DelaysByPodUID an entry belongs to its pod's UID
+// Under behavior.DelaysByPodUID an entry belongs to its pod's UID
 // (RegisterByPodUID): a pod re-created under the same name neither cancels
 // it nor has its own registration dropped as its duplicate.
 package delay

@@ -34,7 +34,7 @@ type Entry struct {
 	// running.
 	Orphaned bool
 	// ByPodUID: the entry belongs to the pod UID of its request, not to
-	// the pod's name (RegisterByPodUID, semantics.Profile.DelaysByPodUID).
+	// the pod's name (RegisterByPodUID, behavior.DelaysByPodUID).
 	ByPodUID bool `json:",omitempty"`
 }
 
@@ -101,7 +101,7 @@ func (q *Queue) Register(req request.Request, action vcjob.Action, target reques
 }
 
 // RegisterByPodUID is Register for a job under
-// semantics.Profile.DelaysByPodUID: the entry belongs to req's pod UID. A
+// behavior.DelaysByPodUID: the entry belongs to req's pod UID. A
 // pod re-created under the same name (another UID) has entries of its own:
 // its registrations are neither dropped as duplicates of the old pod's nor
 // orphan them, and its events do not cancel them (CancelForPodEvent).

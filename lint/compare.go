@@ -7,26 +7,26 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/policy"
-	"github.com/vcjob/vcjob/semantics"
 )
 
 // semantics lints vcjob's own annotations (vcjob.dev/semantics,
 // vcjob.dev/policy) and where Volcano's semantics will bite the job.
 func (l *linter) semantics() {
 	job := l.a.given
-	for _, e := range semantics.ValidateAnnotation(job) {
+	for _, e := range behavior.ValidateAnnotation(job) {
 		l.add(mustPath(e.Field), CodeSemanticsAnnotationInvalid, "%s", e.Detail)
 	}
 	for _, e := range policy.ValidateExtensionsAnnotation(job) {
 		l.add(mustPath(e.Field), CodeExtensionsInvalid, "%s", e.ErrorBody())
 	}
-	sem := semantics.Profile{}.For(job)
-	if job.Spec.MinSuccess != nil && !sem.CountFinishedAfterKill {
+	sem := behavior.Set{}.For(job)
+	if job.Spec.MinSuccess != nil && !sem.Has(behavior.CountFinishedAfterKill) {
 		if kills := l.a.softKills(); len(kills) > 0 {
 			l.add(field.NewPath("spec", "minSuccess"), CodeFinishedNotCounted,
 				"minSuccess %d: after a kill that keeps Succeeded pods (%s), Volcano writes succeeded 0 and an empty taskStatusCount (volcano#4616), so the status no longer shows the work done; annotate %s: count-finished-after-kill to count them",
-				*job.Spec.MinSuccess, kills, semantics.Annotation)
+				*job.Spec.MinSuccess, kills, behavior.Annotation)
 		}
 	}
 }
@@ -94,7 +94,7 @@ func containerNames(job *vcjob.Job, task string) []string {
 // differences (finished jobs left alone, out-of-sync pods counted once,
 // pods first seen finished, pods of an earlier job of the name).
 // With the zero Semantics it lists nothing.
-func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
+func Compare(job *vcjob.Job, sem behavior.Set) []Difference {
 	if job == nil || sem.IsVolcano() {
 		return nil
 	}
@@ -104,7 +104,7 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 		add := func(sw, volcano, other string) {
 			out = append(out, Difference{Task: r.Task, Event: r.EventText(), Switch: sw, Volcano: volcano, Other: other})
 		}
-		if sem.PodGroupRequestsCurrentVersion && r.Event == vcjob.JobUnknownEvent {
+		if sem.Has(behavior.PodGroupRequestsCurrentVersion) && r.Event == vcjob.JobUnknownEvent {
 			a := newAnalysis(job)
 			req := a.request(-1, vcjob.JobUnknownEvent, nil)
 			req.JobVersion = job.Status.Version
@@ -115,18 +115,18 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 				add("podgroup-requests-current-version", fmt.Sprintf("%s only until the job is first killed", r.Action), fmt.Sprintf("%s at every job version", r.Action))
 			}
 		}
-		if r.Delay > 0 && sem.DelaysByPodUID && (r.Event == vcjob.PodFailedEvent || r.Event == vcjob.PodEvictedEvent || r.Event == vcjob.PodPendingEvent) {
+		if r.Delay > 0 && sem.Has(behavior.DelaysByPodUID) && (r.Event == vcjob.PodFailedEvent || r.Event == vcjob.PodEvictedEvent || r.Event == vcjob.PodPendingEvent) {
 			add("delays-by-pod-uid", "the delayed "+string(r.Action)+" is the pod name's: a re-created pod's events cancel it or are dropped as its duplicates",
 				"it is the pod's (its UID): only that pod's events cancel it")
 		}
-		if sem.ExitCodeFirstFailedContainer && r.ExitCode != nil && !r.Unmatched {
+		if sem.Has(behavior.ExitCodeFirstFailedContainer) && r.ExitCode != nil && !r.Unmatched {
 			if names := containerNames(job, r.Task); len(names) > 1 {
 				add("exit-code-first-failed-container",
 					fmt.Sprintf("%s when the first container status (%s) says %d, whichever container failed", r.Action, names[0], *r.ExitCode),
 					fmt.Sprintf("%s when the first of %s, in this order, to exit non-zero exits %d", r.Action, strings.Join(names, ", "), *r.ExitCode))
 			}
 		}
-		if sem.FailurePolicyBeforeSync && r.Event == vcjob.PodFailedEvent && r.Delay == 0 && r.Action != vcjob.SyncJobAction {
+		if sem.Has(behavior.FailurePolicyBeforeSync) && r.Event == vcjob.PodFailedEvent && r.Delay == 0 && r.Action != vcjob.SyncJobAction {
 			add("failure-policy-before-sync",
 				fmt.Sprintf("%s only when the pod's request comes before any sync that counts the failure (after a controller restart the job's sync comes first and may finish the job)", r.Action),
 				fmt.Sprintf("%s also when a sync of the Running job sees the failure first", r.Action))
@@ -134,44 +134,44 @@ func Compare(job *vcjob.Job, sem semantics.Profile) []Difference {
 		if r.Delay == 0 {
 			switch r.Action {
 			case vcjob.AbortJobAction:
-				if sem.AbortWhileRestarting {
+				if sem.Has(behavior.AbortWhileRestarting) {
 					add("abort-while-restarting", "in Restarting a whole-job kill that does not abort", "aborts in Restarting too")
 				}
 				fallthrough
 			case vcjob.CompleteJobAction, vcjob.TerminateJobAction:
-				if sem.CountFinishedAfterKill {
+				if sem.Has(behavior.CountFinishedAfterKill) {
 					add("count-finished-after-kill", "the kill keeps Succeeded/Failed pods and writes succeeded 0, failed 0", "they are still counted")
 				}
 			case vcjob.ResumeJobAction:
-				if sem.ResumeKeepsRetries {
+				if sem.Has(behavior.ResumeKeepsRetries) {
 					add("resume-keeps-retries", "in Aborting/Aborted -> Restarting, retry +1", "-> Restarting without a retry counted")
 				}
 			}
 		}
 	}
-	if sem.LeaveFinishedJobs {
+	if sem.Has(behavior.LeaveFinishedJobs) {
 		out = append(out, Difference{Event: "any, once finished", Switch: "leave-finished-jobs",
 			Volcano: "a kill, status.version +1, a status write", Other: "nothing, when no pod is left to delete"})
 	}
-	if sem.OutOfSyncCountedOnce {
+	if sem.Has(behavior.OutOfSyncCountedOnce) {
 		out = append(out, Difference{Event: "sync with an out-of-sync pod", Switch: "out-of-sync-counted-once",
 			Volcano: "counted by its phase and as terminating", Other: "counted as terminating only"})
 	}
-	if sem.FinishedPodsOnAdd {
+	if sem.Has(behavior.FinishedPodsOnAdd) {
 		out = append(out, Difference{Event: "a pod first seen finished", Switch: "finished-pods-on-add",
 			Volcano: "PodPending: its failure or its task's completion is never acted on", Other: "PodFailed with its exit code, or TaskCompleted"})
 	}
-	if sem.CacheByJobUID {
+	if sem.Has(behavior.CacheByJobUID) {
 		out = append(out, Difference{Event: "pods of an earlier job of this name", Switch: "cache-by-job-uid",
 			Volcano: "counted as the job's own once it is created again under the name (a Succeeded one completes its task), and the pods whose names they hold not created until they are gone",
 			Other:   "left out of the job's info, their events never change it"})
 	}
-	if sem.KillStatusFirst {
+	if sem.Has(behavior.KillStatusFirst) {
 		out = append(out, Difference{Event: "a controller stopped during a kill", Switch: "kill-status-first",
 			Volcano: "the pods marked or deleted so far, the job in its old phase: the action (its phase, its retry) is never taken",
 			Other:   "the job already in the kill's phase (Restarting, Aborting, Completing, Terminating), its retry counted"})
 	}
-	if sem.PodGroupPhaseOnAdd {
+	if sem.Has(behavior.PodGroupPhaseOnAdd) {
 		out = append(out, Difference{Event: "a PodGroup first seen in a phase", Switch: "podgroup-phase-on-add",
 			Volcano: "nothing: a job waiting for its PodGroup's admission whose move to Inqueue was lost waits for ever", Other: "the request of the phase change the watch lost"})
 	}

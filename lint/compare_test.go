@@ -7,8 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/lint"
-	"github.com/vcjob/vcjob/semantics"
 )
 
 func TestCompare(t *testing.T) {
@@ -16,10 +16,10 @@ func TestCompare(t *testing.T) {
 		[]vcjob.LifecyclePolicy{{Event: vcjob.PodEvictedEvent, Action: vcjob.RestartJobAction, Timeout: timeout(5 * 60e9)}},
 		[]vcjob.LifecyclePolicy{{Event: vcjob.JobUnknownEvent, Action: vcjob.RestartJobAction}})
 	j.Status.Version = 1
-	assert.Empty(t, lint.Compare(j, semantics.Profile{}), "Volcano against itself")
+	assert.Empty(t, lint.Compare(j, behavior.Set{}), "Volcano against itself")
 
 	got := map[string][]string{}
-	for _, d := range lint.Compare(j, semantics.Corrected()) {
+	for _, d := range lint.Compare(j, behavior.Corrected()) {
 		got[d.Switch] = append(got[d.Switch], d.Task+" "+d.Event)
 		assert.NotEmpty(t, d.Volcano)
 		assert.NotEmpty(t, d.Other)
@@ -39,7 +39,7 @@ func TestCompare(t *testing.T) {
 		"kill-status-first":                 {" a controller stopped during a kill"},
 	}, got)
 
-	one := lint.Compare(j, semantics.Profile{PodGroupRequestsCurrentVersion: true})
+	one := lint.Compare(j, behavior.Of(behavior.PodGroupRequestsCurrentVersion))
 	if assert.Len(t, one, 1) {
 		assert.Equal(t, "RestartJob (job policy 0 (event))", one[0].Other, "the Unknown policy fires at version 1")
 		assert.Contains(t, one[0].Volcano, "SyncJob")
@@ -50,7 +50,7 @@ func TestCompare(t *testing.T) {
 // matches another failure under exit-code-first-failed-container.
 func TestCompareExitCodeFirstFailedContainer(t *testing.T) {
 	j := job([]vcjob.LifecyclePolicy{{ExitCode: code(42), Action: vcjob.RestartPodAction}}, nil)
-	sem := semantics.Profile{ExitCodeFirstFailedContainer: true}
+	sem := behavior.Of(behavior.ExitCodeFirstFailedContainer)
 	assert.Empty(t, lint.Compare(j, sem), "one container: the first is the one that failed")
 
 	j.Spec.Tasks[0].Template.Spec.Containers = []corev1.Container{{Name: "trainer"}, {Name: "sidecar"}}
@@ -70,12 +70,12 @@ func TestCompareFailurePolicyBeforeSync(t *testing.T) {
 		{Event: vcjob.PodFailedEvent, Action: vcjob.RestartJobAction},
 		{Event: vcjob.PodEvictedEvent, Action: vcjob.RestartJobAction},
 	}, nil)
-	got := lint.Compare(j, semantics.Profile{FailurePolicyBeforeSync: true})
+	got := lint.Compare(j, behavior.Of(behavior.FailurePolicyBeforeSync))
 	if assert.Len(t, got, 1) {
 		assert.Equal(t, "failure-policy-before-sync", got[0].Switch)
 		assert.Contains(t, got[0].Event, "PodFailed")
 		assert.Contains(t, got[0].Volcano, "RestartJob only when")
 	}
 	j = job([]vcjob.LifecyclePolicy{{Event: vcjob.PodFailedEvent, Action: vcjob.RestartJobAction, Timeout: timeout(60e9)}}, nil)
-	assert.Empty(t, lint.Compare(j, semantics.Profile{FailurePolicyBeforeSync: true}), "a policy that waits is left to its request")
+	assert.Empty(t, lint.Compare(j, behavior.Of(behavior.FailurePolicyBeforeSync)), "a policy that waits is left to its request")
 }

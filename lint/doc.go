@@ -9,7 +9,7 @@
 //		fmt.Println(f) // warning spec.tasks[0].policies[0]: [restart-pod-on-evicted] ...
 //	}
 //	fmt.Print(lint.Explain(job).Text()) // every (task, event, exit code) and what it resolves to
-//	for _, d := range lint.Compare(job, semantics.Corrected()) {
+//	for _, d := range lint.Compare(job, behavior.Corrected()) {
 //		fmt.Println(d) // a request a correction decides otherwise than Volcano
 //	}
 //

@@ -15,9 +15,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/lint"
 	"github.com/vcjob/vcjob/policy"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -359,13 +359,13 @@ func lintCases() []lintCase {
 			name: "minSuccess under the count-finished-after-kill correction",
 			mutate: func(j *vcjob.Job) {
 				j.Spec.MinSuccess = i32(2)
-				j.Annotations = map[string]string{semantics.Annotation: "count-finished-after-kill"}
+				j.Annotations = map[string]string{behavior.Annotation: "count-finished-after-kill"}
 			},
 		},
 		{
 			name: "a semantics annotation that does not parse",
 			mutate: func(j *vcjob.Job) {
-				j.Annotations = map[string]string{semantics.Annotation: "strict"}
+				j.Annotations = map[string]string{behavior.Annotation: "strict"}
 			},
 			want: []string{at(lint.CodeSemanticsAnnotationInvalid, "metadata.annotations[vcjob.dev/semantics]")},
 		},

@@ -10,13 +10,13 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 )
 
 // Applier is the handful of API operations the plans need. A controller
@@ -114,10 +114,10 @@ type Applied struct {
 	// Choices are vcjob's own choices where it departs from Volcano
 	// (PlanOptions.Choices); the zero value does what Volcano does.
 	Choices Choices
-	// Semantics are the embedder's semantics (semantics.Profile); each
-	// job's semantics.Annotation applies on top. The zero value
-	// decides as Volcano does. worker.Step executes under them too.
-	Semantics semantics.Profile
+	// Behavior is the embedder's behaviour (the corrections it asks
+	// for); each job's behavior.Annotation applies on top. The zero value
+	// decides as Volcano does. worker.Step executes under it too.
+	Behavior behavior.Set
 	// Extensions are the policy extensions of jobs without the
 	// policy.ExtensionsAnnotation (a job's own annotation wins); nil: none.
 	Extensions *policy.Extensions
@@ -333,7 +333,7 @@ func (a *Applied) KillJob(ctx context.Context, ji *jobinfo.Info, retain Retain, 
 	if err != nil {
 		return err
 	}
-	return a.kill(ctx, ji, PlanKillJobWith(ji, retain, opts), update, opts.Semantics.KillStatusFirst)
+	return a.kill(ctx, ji, PlanKillJobWith(ji, retain, opts), update, opts.Behavior.Has(behavior.KillStatusFirst))
 }
 
 // KillTarget applies PlanKillTarget.
@@ -346,12 +346,12 @@ func (a *Applied) KillTarget(ctx context.Context, ji *jobinfo.Info, target reque
 	if err != nil {
 		return err
 	}
-	return a.kill(ctx, ji, PlanKillTargetWith(ji, target, opts), update, opts.Semantics.KillStatusFirst)
+	return a.kill(ctx, ji, PlanKillTargetWith(ji, target, opts), update, opts.Behavior.Has(behavior.KillStatusFirst))
 }
 
 // kill applies a kill plan in Volcano's order: the out-of-sync marks and
 // deletes, the plugins' objects, the status, the PodGroup. statusFirst
-// (semantics.Profile.KillStatusFirst) writes the kill's phase change
+// (behavior.KillStatusFirst) writes the kill's phase change
 // before the first delete (KillPlan.StatusFirst).
 func (a *Applied) kill(ctx context.Context, ji *jobinfo.Info, plan *KillPlan, update UpdateStatusFunc, statusFirst bool) error {
 	if plan.Noop {
@@ -411,7 +411,7 @@ func nothingToDo(ji *jobinfo.Info) (bool, error) {
 // options builds the job's plugins.
 func (a *Applied) options(ctx context.Context, job *vcjob.Job) (PlanOptions, error) {
 	opts := PlanOptions{Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices,
-		Semantics: a.Semantics.For(job), Extensions: a.ExtensionsFor(job)}
+		Behavior: a.Behavior.For(job), Extensions: a.ExtensionsFor(job)}
 	if len(job.Spec.Volumes) > 0 {
 		// A closure allocates: only jobs with volumes need it. The plan
 		// looks claims up in the call's context.

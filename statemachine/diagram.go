@@ -16,6 +16,9 @@ func Mermaid() string {
 	type edge struct{ from, to string }
 	labels := map[edge][]string{}
 	for _, tr := range Table() {
+		if tr.Mark != 0 || tr.When != 0 {
+			continue // Volcano's machine only
+		}
 		for _, from := range phasesOf(tr.State) {
 			for _, to := range tr.To {
 				if to == from {

@@ -107,12 +107,39 @@
 // deleted records nothing. The Events of the worker around the call
 // (ExecuteAction) are package worker's.
 //
-// ExecuteWith decides under Options: a semantics profile (semantics.Profile,
-// the job's vcjob.dev/semantics annotation on top; LookupWith is its
-// table), and the policy extensions' marks on a decision (a restart that
-// keeps retries, one that fails the job). The plans read the profile and
-// the restart backoff from PlanOptions.Semantics and Extensions.
+// # The table is the whole machine
+//
+// Table lists Volcano's rows, then the rows of decisions the policy
+// extensions mark (MarkKeepRetries: a restart that counts no retry;
+// MarkFailJob: a restart beyond the retry budget fails the job), then the
+// rows a behaviour difference selects (Transition.When: ResumeJob that
+// keeps retries, AbortJob that aborts while Restarting, a finished job left
+// alone). LookupFor picks the most specific row that fits the job's
+// behaviour (behavior.Set, the job's vcjob.dev/semantics annotation on
+// top) and the decision's marks; Lookup is Volcano's row. The other
+// corrections the plans make live each in a file named after them, the
+// code a job that does not ask for them never enters:
 //
 //	tr, err := statemachine.ExecuteWith(ctx, a, ji, action, target,
-//		statemachine.Options{Semantics: semantics.Corrected()})
+//		statemachine.Options{Behavior: behavior.Corrected()})
+//
+// # Where things are
+//
+//	table.go                       states, calls, update rules, marks, the table, Lookup, LookupFor
+//	execute.go                     Execute, ExecuteWith, Options
+//	update.go                      the update rules as status functions
+//	status.go                      counting pods into the status, conditions, Outcome
+//	sync.go                        PlanSync: what SyncJob creates and deletes
+//	pod.go                         rendering a pod from its task
+//	kill.go                        PlanKillJob, PlanKillTarget, Complete
+//	apply.go                       Applied: the plans through an Applier, in Volcano's order
+//	options.go                     PlanOptions, Choices, claims
+//	cluster.go                     the Cluster interface and Retain
+//	events.go                      the Events the calls record
+//	names.go                       name sources for generated names
+//	diagram.go                     the Mermaid diagram of Volcano's rows
+//	count_finished_after_kill.go   behavior.CountFinishedAfterKill
+//	kill_status_first.go           behavior.KillStatusFirst
+//	leave_finished_jobs.go         behavior.LeaveFinishedJobs
+//	out_of_sync_counted_once.go    behavior.OutOfSyncCountedOnce
 package statemachine

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/request"
 )
@@ -16,29 +17,39 @@ import (
 // targeted restarts (see request.TargetOf).
 //
 // Execute holds no state of its own: the same inputs always make the same
-// call.
-//
-// A job carrying the semantics.Annotation is decided under the
-// semantics it names (see ExecuteWith).
+// call. A job carrying the behavior.Annotation is decided under the
+// corrections it names (see ExecuteWith).
 func Execute(ctx context.Context, cluster Cluster, ji *jobinfo.Info, action vcjob.Action, target request.Target) (Transition, error) {
 	return ExecuteWith(ctx, cluster, ji, action, target, Options{})
 }
 
-func execute(ctx context.Context, cluster Cluster, ji *jobinfo.Info, action vcjob.Action, target request.Target, opts Options) (Transition, error) {
-	sem := opts.Semantics
+// Options are how ExecuteWith departs from Volcano; the zero value does
+// what Volcano does.
+type Options struct {
+	// Behavior is the embedder's, to which the job's behavior.Annotation
+	// applies (behavior.Set.For).
+	Behavior behavior.Set
+	// Marks are the policy extensions' marks on the decision
+	// (policy.Decision.KeepRetries, FailJob): they select the table's
+	// marked rows.
+	Marks Mark
+}
+
+// ExecuteWith is Execute with options: the row is the one LookupFor finds
+// under the job's behaviour and the decision's marks. A row whose call is
+// CallKillJobUnlessIdle (behavior.LeaveFinishedJobs) makes no call when
+// the job has no pod left to delete, and returns the row with CallNone.
+func ExecuteWith(ctx context.Context, cluster Cluster, ji *jobinfo.Info, action vcjob.Action, target request.Target, opts Options) (Transition, error) {
 	if ji == nil || ji.Job == nil {
 		return Transition{}, fmt.Errorf("statemachine: execute %s: %w", action, ErrNoJob)
 	}
-	tr := LookupWith(StateOf(ji.Job), action, sem)
-	if sem.LeaveFinishedJobs && leaveAlone(ji, tr) {
-		tr.Call, tr.To = CallNone, nil
-		return tr, nil
-	}
-	if opts.KeepRetries && tr.Update == UpdateRestart {
-		tr.Update = UpdateResume
-	}
-	if opts.FailJob && (tr.Update == UpdateRestart || tr.Update == UpdateRestarting && tr.Call != CallSyncJob) {
-		tr.Call, tr.Retain, tr.Update, tr.To = CallKillJob, RetainSoft, UpdateFail, []vcjob.JobPhase{vcjob.Failed}
+	tr := LookupFor(StateOf(ji.Job), action, opts.Marks, opts.Behavior.For(ji.Job))
+	if tr.Call == CallKillJobUnlessIdle {
+		if leaveAlone(ji) {
+			tr.Call, tr.To = CallNone, nil
+			return tr, nil
+		}
+		tr.Call = CallKillJob
 	}
 	update := tr.Update.Func(ji.Job)
 	var err error

@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/partition"
 	"github.com/vcjob/vcjob/plugins"
@@ -40,7 +41,7 @@ type KillPlan struct {
 	// is written.
 	Err error `json:"-"`
 	// Counted are the Succeeded and Failed pods the kill leaves alone and
-	// still counts by phase (semantics.Profile.CountFinishedAfterKill);
+	// still counts by phase (behavior.CountFinishedAfterKill);
 	// Volcano counts none of them.
 	Counted []*corev1.Pod `json:"-"`
 
@@ -108,13 +109,13 @@ func PlanKillTargetWith(ji *jobinfo.Info, target request.Target, opts PlanOption
 	return p
 }
 
-// countFinished lists the finished pods the kill leaves alone, for
-// Complete to count, under CountFinishedAfterKill.
+// countFinished lists, under behavior.CountFinishedAfterKill, the
+// finished pods the kill leaves alone, for Complete to count.
 func (p *KillPlan) countFinished(ji *jobinfo.Info, opts PlanOptions) {
-	if p.Noop || !opts.Semantics.CountFinishedAfterKill {
+	if p.Noop || !opts.Behavior.Has(behavior.CountFinishedAfterKill) {
 		return
 	}
-	p.Counted = retainedFinished(ji, p.Delete)
+	p.Counted = countFinishedAfterKill(ji, p.Delete)
 }
 
 // runOnJobDelete runs the plugins' OnJobDelete on the plan's own copy of
@@ -222,41 +223,6 @@ func (p *KillPlan) Complete(failed map[string]error, update UpdateStatusFunc, no
 	}
 	out.Status = status
 	return out
-}
-
-// StatusFirst is the status a kill writes before its first delete under
-// semantics.Profile.KillStatusFirst, and whether it writes one: the
-// phase, retry count, version, transition time and conditions Complete
-// would write were every delete to succeed, over the counts of stored,
-// the job's status as stored. It writes one only when the kill moves the
-// job into Restarting, Aborting, Completing or Terminating, or counts a
-// retry: a job stopped there has a state that kills again on its next
-// request, so the action survives a controller stopped among the
-// deletes. A phase the counts decide (Pending, Failed or Completed after
-// Restarting, a finished phase once idle) is never written before the
-// pods are gone, and a kill that only bumps the version is left in
-// Volcano's order: its job is already in a state that kills again.
-func (p *KillPlan) StatusFirst(stored vcjob.JobStatus, update UpdateStatusFunc, now metav1.Time) (vcjob.JobStatus, bool) {
-	if p.Noop || p.Err != nil || len(p.Delete) == 0 {
-		return vcjob.JobStatus{}, false
-	}
-	out := p.Complete(nil, update, now)
-	if out.Err != nil || !out.Write {
-		return vcjob.JobStatus{}, false
-	}
-	to := out.Status.State.Phase
-	switch {
-	case out.Status.RetryCount != stored.RetryCount:
-	case to != stored.State.Phase && (to == vcjob.Restarting || to == vcjob.Aborting || to == vcjob.Completing || to == vcjob.Terminating):
-	default:
-		return vcjob.JobStatus{}, false
-	}
-	first := *stored.DeepCopy()
-	first.State = out.Status.State
-	first.RetryCount = out.Status.RetryCount
-	first.Version = out.Status.Version
-	first.Conditions = out.Status.Conditions
-	return first, true
 }
 
 func sortPods(pods []*corev1.Pod) {

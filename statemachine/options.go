@@ -6,10 +6,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
-	"github.com/vcjob/vcjob/semantics"
 )
 
 // PlanOptions are what the plans need beyond the job info: the job's
@@ -37,10 +37,10 @@ type PlanOptions struct {
 	ClaimExists func(namespace, name string) (bool, error)
 	// Choices are vcjob's own choices where it departs from Volcano.
 	Choices Choices
-	// Semantics are the job's semantics, already resolved
-	// (semantics.Profile.For): the plans read CountFinishedAfterKill and
+	// Behavior is the job's behaviour, already resolved
+	// (behavior.Set.For): the plans read CountFinishedAfterKill and
 	// OutOfSyncCountedOnce. The zero value decides as Volcano does.
-	Semantics semantics.Profile
+	Behavior behavior.Set
 	// Extensions are the job's policy extensions (policy.Extensions); the
 	// plans read RestartBackoff: after a restart, SyncJob creates no pod
 	// until the backoff has passed (SyncPlan.HeldUntil). nil: none.

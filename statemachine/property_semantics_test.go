@@ -3,8 +3,9 @@ package statemachine_test
 import (
 	"testing"
 
-	"github.com/vcjob/vcjob/semantics"
 	"pgregory.net/rapid"
+
+	"github.com/vcjob/vcjob/behavior"
 )
 
 // TestPropertyInvariantsCorrected runs TestPropertyInvariants' scenarios
@@ -14,15 +15,15 @@ import (
 // job's profile, and the plans stay those the calls apply.
 func TestPropertyInvariantsCorrected(t *testing.T) {
 	st := newStats()
-	switches := semantics.Switches()
+	corrections := behavior.Corrected().Corrections()
 	rapid.Check(t, func(t *rapid.T) {
 		sc := genScenario().Draw(t, "scenario")
-		sem := semantics.Corrected()
+		sem := behavior.Corrected()
 		if rapid.Bool().Draw(t, "subset") {
-			sem = semantics.Profile{}
-			for _, sw := range switches {
-				if rapid.Bool().Draw(t, sw.Name) {
-					sem, _ = semantics.Parse(sem, sw.Name)
+			sem = behavior.Set{}
+			for _, id := range corrections {
+				if rapid.Bool().Draw(t, id.String()) {
+					sem = sem.With(id)
 				}
 			}
 		}
@@ -30,7 +31,7 @@ func TestPropertyInvariantsCorrected(t *testing.T) {
 		if sc.Job.Annotations == nil {
 			sc.Job.Annotations = map[string]string{}
 		}
-		sc.Job.Annotations[semantics.Annotation] = sem.String()
+		sc.Job.Annotations[behavior.Annotation] = sem.String()
 		h := newHarness(sc)
 		h.stats = st
 		st.Scenarios++

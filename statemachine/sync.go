@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
@@ -218,7 +219,7 @@ func (p *SyncPlan) planPods(ji *jobinfo.Info, job *vcjob.Job, opts PlanOptions) 
 		// The counts are taken against the first task of a name; a second
 		// task of the same name (which validation refuses) is walked.
 		if first := ji.Job.Task(task.Name); opts.Recount || first == nil || first.Replicas != task.Replicas {
-			missing = p.walkTask(ji, job, task, opts.Semantics.OutOfSyncCountedOnce)
+			missing = p.walkTask(ji, job, task, opts.Behavior.Has(behavior.OutOfSyncCountedOnce))
 		} else {
 			missing, waiting = p.countTask(ji, task, opts)
 		}
@@ -249,8 +250,8 @@ func (p *SyncPlan) planPods(ji *jobinfo.Info, job *vcjob.Job, opts PlanOptions) 
 
 // walkTask counts and sorts a task's pods by walking them, as Volcano does,
 // and returns the indices of its missing pods.
-// With once (semantics.Profile.OutOfSyncCountedOnce) an out-of-sync pod is
-// not counted by its phase.
+// With once (behavior.OutOfSyncCountedOnce) an out-of-sync pod is not
+// counted by its phase.
 func (p *SyncPlan) walkTask(ji *jobinfo.Info, job *vcjob.Job, task *vcjob.TaskSpec, once bool) []int {
 	pods := ji.Task(task.Name)
 	seen := make(map[string]bool, pods.Len())
@@ -297,11 +298,8 @@ func (p *SyncPlan) countTask(ji *jobinfo.Info, task *vcjob.TaskSpec, opts PlanOp
 	c := tp.Counts()
 	p.c.terminating += c.Terminating
 	oos := tp.OutOfSync()
-	if opts.Semantics.OutOfSyncCountedOnce {
-		// c is the plan's own copy: Add replaces Other, never changes it.
-		for _, pod := range oos {
-			c.Phases.Add(pod.Status.Phase, -1)
-		}
+	if opts.Behavior.Has(behavior.OutOfSyncCountedOnce) {
+		outOfSyncCountedOnce(&c.Phases, oos)
 	}
 	p.c.addCounts(task.Name, &c.Phases)
 	p.Delete = append(p.Delete, oos...)

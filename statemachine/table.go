@@ -2,8 +2,10 @@ package statemachine
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 )
 
 // State is a state of the machine: a job phase, except that Completed,
@@ -42,6 +44,13 @@ const (
 	CallSyncJob    Call = "SyncJob"
 	CallKillJob    Call = "KillJob"
 	CallKillTarget Call = "KillTarget"
+	// CallKillJobUnlessIdle is KillJob, or no call at all (CallNone) when
+	// the job has no pod left to delete: a finished job's row under
+	// behavior.LeaveFinishedJobs.
+	CallKillJobUnlessIdle Call = "KillJobUnlessIdle"
+	// CallNone is the call of a transition that does nothing at all.
+	// Execute makes no call for it.
+	CallNone Call = "None"
 )
 
 // UpdateRule names a status-update function. Rules are data so that the
@@ -73,27 +82,72 @@ const (
 	UpdateTerminated UpdateRule = "terminated-when-idle"
 	// UpdateKeep changes nothing.
 	UpdateKeep UpdateRule = "keep"
+	// UpdateResume moves to Restarting without counting a retry: a
+	// restart marked MarkKeepRetries, ResumeJob under
+	// behavior.ResumeKeepsRetries.
+	UpdateResume UpdateRule = "resume"
+	// UpdateFail moves to Failed: a restart marked MarkFailJob.
+	UpdateFail UpdateRule = "fail"
 )
 
 // AnyOtherAction in a transition matches every action that has no row of
 // its own for the state.
 const AnyOtherAction vcjob.Action = "*"
 
-// Transition is one row of the table: in State, Action makes Call (with
-// Retain for KillJob) and judges the new status with Update, which can
-// lead to the phases in To.
+// Mark is what the policy extensions add to a decision (policy.Decision):
+// a restart that counts no retry, or one that fails the job instead. A
+// marked decision has rows of its own.
+type Mark uint8
+
+// The marks.
+const (
+	// MarkKeepRetries: the restart moves to Restarting without counting a
+	// retry (a disrupted pod, or a restart within the retry budget).
+	MarkKeepRetries Mark = 1 << iota
+	// MarkFailJob: the restart is beyond the retry budget and fails the
+	// job instead: a whole-job kill that keeps finished pods, then Failed.
+	MarkFailJob
+)
+
+// String names the marks that are set, comma-separated.
+func (m Mark) String() string {
+	var names []string
+	if m&MarkKeepRetries != 0 {
+		names = append(names, "keep-retries")
+	}
+	if m&MarkFailJob != 0 {
+		names = append(names, "fail-job")
+	}
+	return strings.Join(names, ",")
+}
+
+// MarshalText writes String.
+func (m Mark) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// Transition is one row of the table: in State, Action (with the decision's
+// Mark, and when the difference When is on) makes Call (with Retain for
+// KillJob) and judges the new status with Update, which can lead to the
+// phases in To. Rows without Mark and When are Volcano's.
 type Transition struct {
 	State  State            `json:"state"`
 	Action vcjob.Action     `json:"action"`
+	Mark   Mark             `json:"mark,omitempty"`
+	When   behavior.ID      `json:"when,omitempty"`
 	Call   Call             `json:"call"`
 	Retain Retain           `json:"retain,omitempty"`
 	Update UpdateRule       `json:"update"`
 	To     []vcjob.JobPhase `json:"to,omitempty"`
 }
 
-// Table is the whole state machine, one row per (state, action), with an
-// AnyOtherAction row closing each state.
+// Table is the whole state machine: one row per (state, action) as Volcano
+// decides, with an AnyOtherAction row closing each state, then the rows of
+// marked decisions and the rows a difference selects.
 func Table() []Transition {
+	t := volcanoTable()
+	return append(t, variants(t)...)
+}
+
+func volcanoTable() []Transition {
 	var t []Transition
 	for _, s := range []State{StatePending, StateRunning} {
 		sync, to := UpdatePendingSync, []vcjob.JobPhase{vcjob.Running}
@@ -101,37 +155,77 @@ func Table() []Transition {
 			sync, to = UpdateRunningSync, []vcjob.JobPhase{vcjob.Completed, vcjob.Failed, vcjob.Pending}
 		}
 		t = append(t,
-			Transition{s, vcjob.RestartJobAction, CallKillJob, RetainNone, UpdateRestart, []vcjob.JobPhase{vcjob.Restarting}},
-			Transition{s, vcjob.RestartTaskAction, CallKillTarget, "", UpdateRestart, []vcjob.JobPhase{vcjob.Restarting}},
-			Transition{s, vcjob.RestartPodAction, CallKillTarget, "", UpdateRestart, []vcjob.JobPhase{vcjob.Restarting}},
-			Transition{s, vcjob.RestartPartitionAction, CallKillTarget, "", UpdateRestart, []vcjob.JobPhase{vcjob.Restarting}},
-			Transition{s, vcjob.AbortJobAction, CallKillJob, RetainSoft, UpdateAbort, []vcjob.JobPhase{vcjob.Aborting}},
-			Transition{s, vcjob.CompleteJobAction, CallKillJob, RetainSoft, UpdateComplete, []vcjob.JobPhase{vcjob.Completing}},
-			Transition{s, vcjob.TerminateJobAction, CallKillJob, RetainSoft, UpdateTerminate, []vcjob.JobPhase{vcjob.Terminating}},
-			Transition{s, AnyOtherAction, CallSyncJob, "", sync, to},
+			row(s, vcjob.RestartJobAction, CallKillJob, RetainNone, UpdateRestart, vcjob.Restarting),
+			row(s, vcjob.RestartTaskAction, CallKillTarget, "", UpdateRestart, vcjob.Restarting),
+			row(s, vcjob.RestartPodAction, CallKillTarget, "", UpdateRestart, vcjob.Restarting),
+			row(s, vcjob.RestartPartitionAction, CallKillTarget, "", UpdateRestart, vcjob.Restarting),
+			row(s, vcjob.AbortJobAction, CallKillJob, RetainSoft, UpdateAbort, vcjob.Aborting),
+			row(s, vcjob.CompleteJobAction, CallKillJob, RetainSoft, UpdateComplete, vcjob.Completing),
+			row(s, vcjob.TerminateJobAction, CallKillJob, RetainSoft, UpdateTerminate, vcjob.Terminating),
+			row(s, AnyOtherAction, CallSyncJob, "", sync, to...),
 		)
 	}
 	restarting := []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}
 	t = append(t,
-		Transition{StateRestarting, vcjob.SyncJobAction, CallSyncJob, "", UpdateRestarting, restarting},
-		Transition{StateRestarting, vcjob.RestartTaskAction, CallKillTarget, "", UpdateRestarting, restarting},
-		Transition{StateRestarting, vcjob.RestartPodAction, CallKillTarget, "", UpdateRestarting, restarting},
-		Transition{StateRestarting, vcjob.RestartPartitionAction, CallKillTarget, "", UpdateRestarting, restarting},
+		row(StateRestarting, vcjob.SyncJobAction, CallSyncJob, "", UpdateRestarting, restarting...),
+		row(StateRestarting, vcjob.RestartTaskAction, CallKillTarget, "", UpdateRestarting, restarting...),
+		row(StateRestarting, vcjob.RestartPodAction, CallKillTarget, "", UpdateRestarting, restarting...),
+		row(StateRestarting, vcjob.RestartPartitionAction, CallKillTarget, "", UpdateRestarting, restarting...),
 		// Every other action in Restarting is a whole-job kill under the
 		// restart rule, without a new retry: AbortJob here never aborts.
-		Transition{StateRestarting, AnyOtherAction, CallKillJob, RetainNone, UpdateRestarting, restarting},
+		row(StateRestarting, AnyOtherAction, CallKillJob, RetainNone, UpdateRestarting, restarting...),
 
-		Transition{StateAborting, vcjob.ResumeJobAction, CallKillJob, RetainSoft, UpdateRestart, []vcjob.JobPhase{vcjob.Restarting}},
-		Transition{StateAborting, AnyOtherAction, CallKillJob, RetainSoft, UpdateAborted, []vcjob.JobPhase{vcjob.Aborted}},
-		Transition{StateAborted, vcjob.ResumeJobAction, CallKillJob, RetainSoft, UpdateRestart, []vcjob.JobPhase{vcjob.Restarting}},
-		Transition{StateAborted, AnyOtherAction, CallKillJob, RetainSoft, UpdateKeep, nil},
-		Transition{StateCompleting, AnyOtherAction, CallKillJob, RetainSoft, UpdateCompleted, []vcjob.JobPhase{vcjob.Completed}},
-		Transition{StateTerminating, AnyOtherAction, CallKillJob, RetainSoft, UpdateTerminated, []vcjob.JobPhase{vcjob.Terminated}},
+		row(StateAborting, vcjob.ResumeJobAction, CallKillJob, RetainSoft, UpdateRestart, vcjob.Restarting),
+		row(StateAborting, AnyOtherAction, CallKillJob, RetainSoft, UpdateAborted, vcjob.Aborted),
+		row(StateAborted, vcjob.ResumeJobAction, CallKillJob, RetainSoft, UpdateRestart, vcjob.Restarting),
+		row(StateAborted, AnyOtherAction, CallKillJob, RetainSoft, UpdateKeep),
+		row(StateCompleting, AnyOtherAction, CallKillJob, RetainSoft, UpdateCompleted, vcjob.Completed),
+		row(StateTerminating, AnyOtherAction, CallKillJob, RetainSoft, UpdateTerminated, vcjob.Terminated),
 		// A finished job only ever kills (what is left of) its pods; every
 		// such kill still bumps status.version.
-		Transition{StateFinished, AnyOtherAction, CallKillJob, RetainSoft, UpdateKeep, nil},
+		row(StateFinished, AnyOtherAction, CallKillJob, RetainSoft, UpdateKeep),
 	)
 	return t
+}
+
+func row(s State, a vcjob.Action, c Call, r Retain, u UpdateRule, to ...vcjob.JobPhase) Transition {
+	return Transition{State: s, Action: a, Call: c, Retain: r, Update: u, To: to}
+}
+
+// variants are the rows beyond Volcano's: those of marked decisions,
+// derived from Volcano's rows, then those each difference selects.
+func variants(volcano []Transition) []Transition {
+	var t []Transition
+	for _, tr := range volcano {
+		// A restart that keeps retries moves to Restarting without
+		// counting one.
+		if tr.Update == UpdateRestart {
+			v := tr
+			v.Mark, v.Update = MarkKeepRetries, UpdateResume
+			t = append(t, v)
+		}
+	}
+	for _, tr := range volcano {
+		// A restart beyond the budget fails the job: a whole-job kill
+		// that keeps finished pods. A sync in Restarting is no restart.
+		if tr.Update == UpdateRestart || tr.Update == UpdateRestarting && tr.Call != CallSyncJob {
+			v := row(tr.State, tr.Action, CallKillJob, RetainSoft, UpdateFail, vcjob.Failed)
+			v.Mark = MarkFailJob
+			t = append(t, v)
+		}
+	}
+	return append(t,
+		when(behavior.ResumeKeepsRetries, row(StateAborting, vcjob.ResumeJobAction, CallKillJob, RetainSoft, UpdateResume, vcjob.Restarting)),
+		when(behavior.ResumeKeepsRetries, row(StateAborted, vcjob.ResumeJobAction, CallKillJob, RetainSoft, UpdateResume, vcjob.Restarting)),
+		when(behavior.AbortWhileRestarting, row(StateRestarting, vcjob.AbortJobAction, CallKillJob, RetainSoft, UpdateAbort, vcjob.Aborting)),
+		when(behavior.LeaveFinishedJobs, row(StateAborted, AnyOtherAction, CallKillJobUnlessIdle, RetainSoft, UpdateKeep)),
+		when(behavior.LeaveFinishedJobs, row(StateFinished, AnyOtherAction, CallKillJobUnlessIdle, RetainSoft, UpdateKeep)),
+	)
+}
+
+func when(id behavior.ID, tr Transition) Transition {
+	tr.When = id
+	return tr
 }
 
 // table is Table built once for Lookup; it is never written after
@@ -139,33 +233,55 @@ func Table() []Transition {
 // one slice a row holds.
 var table = Table()
 
-// rowsOf holds each state's rows of table, so Lookup scans a handful.
+// rowsOf holds each state's rows of table, in table order, so Lookup
+// scans a handful.
 var rowsOf = func() map[State][]Transition {
 	m := map[State][]Transition{}
-	for i := 0; i < len(table); {
-		j := i
-		for j < len(table) && table[j].State == table[i].State {
-			j++
-		}
-		m[table[i].State] = table[i:j:j]
-		i = j
+	for _, tr := range table {
+		m[tr.State] = append(m[tr.State], tr)
 	}
 	return m
 }()
 
-// Lookup finds the row for action in state: its own row, or else the
+// Lookup finds Volcano's row for action in state: its own row, or else the
 // state's AnyOtherAction row.
 func Lookup(state State, action vcjob.Action) Transition {
+	return LookupFor(state, action, 0, behavior.Set{})
+}
+
+// LookupFor finds the row for action in state under the decision's marks
+// and the job's behaviour: of the rows that fit (the action's own or
+// AnyOtherAction, no mark or one of marks, no difference or one that set
+// has on) the most specific, the action's own row before a mark before a
+// difference, the first in the table on a tie.
+func LookupFor(state State, action vcjob.Action, marks Mark, set behavior.Set) Transition {
 	var found *Transition
+	best := -1
 	rows := rowsOf[state]
 	for i := range rows {
 		tr := &rows[i]
-		if tr.Action == action {
-			found = tr
-			break
+		score := 0
+		switch tr.Action {
+		case action:
+			score += 4
+		case AnyOtherAction:
+		default:
+			continue
 		}
-		if tr.Action == AnyOtherAction {
-			found = tr
+		if tr.Mark != 0 {
+			if marks&tr.Mark == 0 {
+				continue
+			}
+			score += 2
+		}
+		if tr.When != 0 {
+			if !set.Has(tr.When) {
+				continue
+			}
+			score++
+		}
+		if score > best {
+			found, best = tr, score
 		}
 	}
 	if found == nil {

@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/policy"
@@ -31,9 +32,9 @@ type Leaser interface {
 }
 
 // Step holds what the processing step acts on. All three are injected.
-// The step decides under the semantics of Cluster.Semantics (with each
-// job's semantics.Annotation on top): the state machine's transitions
-// and the delayed actions' keying (semantics.Profile.DelaysByPodUID) follow
+// The step decides under Cluster.Behavior (with each
+// job's behavior.Annotation on top): the state machine's transitions
+// and the delayed actions' keying (behavior.DelaysByPodUID) follow
 // them.
 type Step struct {
 	Jobs    Jobs
@@ -89,7 +90,7 @@ type Record struct {
 	FailJob   bool `json:"failJob,omitempty"`
 	Escalated bool `json:"escalated,omitempty"`
 	// FailureFirst is the pod failure whose policy the step ran instead
-	// of the sync it was asked (semantics.Profile.FailurePolicyBeforeSync):
+	// of the sync it was asked (behavior.FailurePolicyBeforeSync):
 	// Rule, Action and Target are that failure's.
 	FailureFirst *request.Request `json:"failureFirst,omitempty"`
 	// Registered is the delayed action registered instead of running;
@@ -136,13 +137,12 @@ func (s *Step) Process(ctx context.Context, req request.Request, now time.Time) 
 	}
 	defer ji.Release()
 	ext := s.Cluster.ExtensionsFor(ji.Job)
+	set := s.Cluster.Behavior.For(ji.Job)
 	d := policy.ResolveWith(ji.Job, req, ext)
 	decided := req
-	if d.Action == vcjob.SyncJobAction && d.Delay == 0 {
-		if sem := s.Cluster.Semantics.For(ji.Job); sem.FailurePolicyBeforeSync {
-			if f, fd, ok := unhandledFailure(ji, ext, sem); ok {
-				rec.FailureFirst, decided, d = &f, f, fd
-			}
+	if d.Action == vcjob.SyncJobAction && d.Delay == 0 && set.Has(behavior.FailurePolicyBeforeSync) {
+		if f, fd, ok := unhandledFailure(ji, ext, set); ok {
+			rec.FailureFirst, decided, d = &f, f, fd
 		}
 	}
 	if d.Delay == 0 && policy.NeedsHistory(ext) {
@@ -155,7 +155,7 @@ func (s *Step) Process(ctx context.Context, req request.Request, now time.Time) 
 	rec.Events = DecisionEvents(d.Action, d.Delay)
 	if d.Delay > 0 {
 		register := s.Delays.Register
-		if s.Cluster.Semantics.For(ji.Job).DelaysByPodUID {
+		if set.Has(behavior.DelaysByPodUID) {
 			register = s.Delays.RegisterByPodUID
 		}
 		e, added := register(req, d.Action, d.Target, d.Delay, now)
@@ -168,7 +168,7 @@ func (s *Step) Process(ctx context.Context, req request.Request, now time.Time) 
 		s.extend(ji.Job, &rec, now)
 		return rec
 	}
-	s.execute(ctx, ji, &rec, now)
+	s.execute(ctx, ji, &rec, set, now)
 	s.extend(ji.Job, &rec, now)
 	return rec
 }
@@ -186,7 +186,7 @@ func (s *Step) Fire(ctx context.Context, e delay.Entry, now time.Time) Record {
 		rec.Skipped = "the job is ending already: its deadline has nothing to do"
 		return rec
 	}
-	s.execute(ctx, ji, &rec, now)
+	s.execute(ctx, ji, &rec, s.Cluster.Behavior.For(ji.Job), now)
 	s.extend(ji.Job, &rec, now)
 	return rec
 }
@@ -211,7 +211,7 @@ func (s *Step) GiveUp(ctx context.Context, failed Record, now time.Time) Record 
 	defer ji.Release()
 	rec.Events = []record.Event{RetryLimitEvent(failed.Action)}
 	s.Cluster.Now = metav1.NewTime(now)
-	tr, err := statemachine.ExecuteWith(ctx, s.Cluster, ji, vcjob.TerminateJobAction, rec.Target, statemachine.Options{Semantics: s.Cluster.Semantics})
+	tr, err := statemachine.ExecuteWith(ctx, s.Cluster, ji, vcjob.TerminateJobAction, rec.Target, statemachine.Options{Behavior: s.Cluster.Behavior})
 	s.done(&rec, tr, err)
 	return rec
 }
@@ -242,10 +242,18 @@ func (s *Step) snapshot(namespace, name string, rec *Record) (*jobinfo.Info, boo
 	return ji, true
 }
 
-func (s *Step) execute(ctx context.Context, ji *jobinfo.Info, rec *Record, now time.Time) {
+// execute runs the record's action under the job's behaviour set, with
+// the policy extensions' marks the record carries.
+func (s *Step) execute(ctx context.Context, ji *jobinfo.Info, rec *Record, set behavior.Set, now time.Time) {
 	s.Cluster.Now = metav1.NewTime(now)
-	tr, err := statemachine.ExecuteWith(ctx, s.Cluster, ji, rec.Action, rec.Target,
-		statemachine.Options{Semantics: s.Cluster.Semantics, KeepRetries: rec.KeepRetries, FailJob: rec.FailJob})
+	var marks statemachine.Mark
+	if rec.KeepRetries {
+		marks |= statemachine.MarkKeepRetries
+	}
+	if rec.FailJob {
+		marks |= statemachine.MarkFailJob
+	}
+	tr, err := statemachine.ExecuteWith(ctx, s.Cluster, ji, rec.Action, rec.Target, statemachine.Options{Behavior: set, Marks: marks})
 	if !s.done(rec, tr, err) {
 		return
 	}

@@ -14,9 +14,9 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/lint"
 	"github.com/vcjob/vcjob/plugins"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -78,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitInput
 	}
-	sem, err := semantics.Parse(semantics.Profile{}, *profile)
+	sem, err := behavior.Parse(behavior.Set{}, *profile)
 	if err != nil {
 		fmt.Fprintf(stderr, "lint: -semantics: %v\n", err)
 		return exitInput
@@ -144,7 +144,7 @@ func displayName(meta metav1.ObjectMeta) string {
 
 // lintFile lints every document of a file: a report per job or cronjob,
 // and an error per document that cannot be decoded.
-func lintFile(path string, data []byte, explain, lenient bool, sem semantics.Profile) ([]report, []error) {
+func lintFile(path string, data []byte, explain, lenient bool, sem behavior.Set) ([]report, []error) {
 	var reports []report
 	var errs []error
 	docs := splitDocuments(data)
@@ -176,7 +176,7 @@ func lintFile(path string, data []byte, explain, lenient bool, sem semantics.Pro
 	return reports, errs
 }
 
-func lintJobDocument(doc []byte, first int, explain, lenient bool, sem semantics.Profile) (report, error) {
+func lintJobDocument(doc []byte, first int, explain, lenient bool, sem behavior.Set) (report, error) {
 	job, err := vcjob.DecodeJobWith(doc, vcjob.DecodeOptions{FirstLine: first})
 	var dropped []string
 	if err != nil && lenient {

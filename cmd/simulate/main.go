@@ -8,8 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/cmd/internal/timeline"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/vcjobtest/scenario"
 )
 
@@ -23,7 +23,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	jobPath := fs.String("job", "", "the job manifest (YAML or JSON)")
 	name := fs.String("name", "", "the job to simulate, when the manifest holds several")
 	output := fs.String("o", "text", "output: text, json (JSON Lines) or html (a timeline page)")
-	profile := fs.String("semantics", "volcano", "the semantics profile: volcano, corrected, or corrections by name, comma-separated (semantics.Parse)")
+	profile := fs.String("semantics", "volcano", "the semantics profile: volcano, corrected, or corrections by name, comma-separated (behavior.Parse)")
 	compare := fs.Bool("compare", false, "run the scenario under Volcano's semantics and under -semantics (corrected when volcano), and print where they first diverge")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: simulate -job JOB.yaml [-name JOB] [-o text|json|html] [-semantics corrected] [-compare] SCENARIO\n\n")
@@ -50,13 +50,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "simulate: one scenario file is needed after the flags, got %d arguments; -help lists the scenario commands\n", fs.NArg())
 		return 2
 	}
-	sem, err := semantics.Parse(semantics.Profile{}, *profile)
+	sem, err := behavior.Parse(behavior.Set{}, *profile)
 	if err != nil {
 		fmt.Fprintln(stderr, "simulate: -semantics:", err)
 		return 2
 	}
 	if *compare && sem.IsVolcano() {
-		sem = semantics.Corrected()
+		sem = behavior.Corrected()
 	}
 	if err := runFiles(*jobPath, *name, fs.Arg(0), *output, sem, *compare, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "simulate:", err)
@@ -67,7 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runFiles reads the job before the scenario, so that a broken job is
 // reported first.
-func runFiles(jobPath, name, scenarioPath, output string, sem semantics.Profile, compare bool, w, stderr io.Writer) error {
+func runFiles(jobPath, name, scenarioPath, output string, sem behavior.Set, compare bool, w, stderr io.Writer) error {
 	manifest, err := os.ReadFile(jobPath)
 	if err != nil {
 		return err
@@ -92,7 +92,7 @@ func runFiles(jobPath, name, scenarioPath, output string, sem semantics.Profile,
 		_, err := io.WriteString(w, scenario.Compare(job, script, sem))
 		return err
 	}
-	opts := scenario.Options{Semantics: sem}
+	opts := scenario.Options{Behavior: sem}
 	switch output {
 	case "json":
 		return scenario.RunWith(job, script, scenario.NewJSON(w), opts)

@@ -53,7 +53,7 @@ func parseFlags() app.Options {
 
 	flag.IntVar(&o.Workers, "workers", 3, "Job workers; every request of one job goes to the same worker (Volcano's default is 3).")
 	flag.IntVar(&o.MaxRequeue, "max-requeue", 15, "Requeues of a failed request before its job is terminated; -1 never gives up (Volcano's --max-requeue-num, default 15).")
-	flag.StringVar(&o.Semantics, "semantics", "volcano", "The decisions' semantics: volcano, corrected, or corrections by name, comma-separated (semantics.Parse); a job's vcjob.dev/semantics annotation applies on top.")
+	flag.StringVar(&o.Semantics, "semantics", "volcano", "The decisions' semantics: volcano, corrected, or corrections by name, comma-separated (behavior.Parse); a job's vcjob.dev/semantics annotation applies on top.")
 	flag.BoolVar(&o.CoalesceStatus, "coalesce-status", false, "Hold back a status write that only moves pod counts, or that of a finished job, and send the last one after --status-hold; false writes every one, as Volcano's controller does.")
 	flag.DurationVar(&o.StatusHold, "status-hold", 500*time.Millisecond, "With --coalesce-status: how long a held-back status waits for more before it is sent; 0 sends it once the worker has gone through what its queue held.")
 	flag.BoolVar(&o.OrderedRetries, "ordered-retries", false, "While a job's failed request waits to be retried, hold the job's later requests behind it; false lets them overtake it, as Volcano's queue does.")

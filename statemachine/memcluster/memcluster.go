@@ -16,12 +16,12 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -148,7 +148,7 @@ type Cluster struct {
 	Recount bool
 	// Semantics are handed to the plans (statemachine.Applied.Semantics);
 	// the zero value decides as Volcano does.
-	Semantics semantics.Profile
+	Behavior behavior.Set
 
 	Journal Journal
 
@@ -482,7 +482,7 @@ func (c *Cluster) KillTarget(ctx context.Context, ji *jobinfo.Info, target reque
 // applied wraps the cluster as the Applier of a statemachine.Applied at
 // the cluster's clock. Its Effects are the cluster's LastEffects.
 func (c *Cluster) applied() *statemachine.Applied {
-	c.last = &statemachine.Applied{Applier: c, Now: c.Now, Plugins: c.Plugins, Priorities: c.Priorities, Recount: c.Recount, Semantics: c.Semantics}
+	c.last = &statemachine.Applied{Applier: c, Now: c.Now, Plugins: c.Plugins, Priorities: c.Priorities, Recount: c.Recount, Behavior: c.Behavior}
 	return c.last
 }
 

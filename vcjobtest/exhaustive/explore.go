@@ -16,10 +16,10 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 	"github.com/vcjob/vcjob/worker"
@@ -64,9 +64,9 @@ type Options struct {
 	// Workers expanding states in parallel, each on a goroutine of its
 	// own. Default GOMAXPROCS.
 	Workers int
-	// Semantics are the semantics the job is explored under
-	// (semantics.Profile); the zero value is Volcano's.
-	Semantics semantics.Profile
+	// Behavior is the behaviour the job is explored under
+	// (behavior.Set); the zero value is Volcano's.
+	Behavior behavior.Set
 }
 
 // Step is one processing step: the job and pods it decided on, its
@@ -508,7 +508,7 @@ func (w *world) checked(do func() worker.Record) {
 	case rec.Err != nil:
 		errs = append(errs, fmt.Errorf("the step failed: %w", rec.Err))
 	default:
-		errs = append(errs, rapidgen.CheckStepWith(before, after, rec, w.x.opts.Semantics), rapidgen.CheckEffects(before, pods, rec))
+		errs = append(errs, rapidgen.CheckStepWith(before, after, rec, w.x.opts.Behavior), rapidgen.CheckEffects(before, pods, rec))
 		for _, name := range rec.Effects.Created {
 			if p := w.cluster.Pod(before.Namespace, name); p != nil {
 				errs = append(errs, rapidgen.CheckPod(before, p))

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/policy"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/vcjobtest/exhaustive"
 )
@@ -20,14 +20,14 @@ import (
 // retry).
 func TestExploreCorrected(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	sem := semantics.Corrected()
+	sem := behavior.Corrected()
 	for i, tc := range exploreCases() {
 		if testing.Short() && i > 0 {
 			break
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			opts := tc.opts
-			opts.Semantics = sem
+			opts.Behavior = sem
 			if !testing.Short() {
 				opts.VerifyEvery = 50
 			}

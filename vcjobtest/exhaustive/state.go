@@ -81,7 +81,7 @@ type entrySnap struct {
 	// events only).
 	samePod  bool
 	orphaned bool
-	// byUID: held by the pod's UID (semantics.Profile.DelaysByPodUID).
+	// byUID: held by the pod's UID (behavior.DelaysByPodUID).
 	byUID bool
 }
 
@@ -172,10 +172,10 @@ func (x *explorer) newWorld() *world {
 	c := memcluster.New(metav1.NewTime(origin))
 	c.GracefulDelete = true
 	c.Watch = true
-	c.Semantics = x.opts.Semantics
+	c.Behavior = x.opts.Behavior
 	w := &world{x: x, now: origin, cluster: c, cache: cache.New()}
-	w.cache.Semantics = x.opts.Semantics
-	w.step = &worker.Step{Jobs: (*seenJobs)(w), Delays: delay.New(), Cluster: &statemachine.Applied{Applier: c, Semantics: x.opts.Semantics}}
+	w.cache.Behavior = x.opts.Behavior
+	w.step = &worker.Step{Jobs: (*seenJobs)(w), Delays: delay.New(), Cluster: &statemachine.Applied{Applier: c, Behavior: x.opts.Behavior}}
 	return w
 }
 

@@ -6,11 +6,11 @@ import (
 	"time"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -32,7 +32,7 @@ type Controller struct {
 	Namespace string
 	Name      string
 	// Semantics and Plugins are those of every controller of the run.
-	Semantics semantics.Profile
+	Behavior behavior.Set
 	Plugins   *plugins.Registry
 
 	// Cache and Step are the current controller's.
@@ -57,8 +57,8 @@ var ErrUnsettled = errors.New("perturb: the job did not settle")
 
 // NewController starts a controller of the named job under run; the
 // caller has put the job into w and Settles to let it see it.
-func NewController(run *Run, w World, feed Feed, namespace, name string, sem semantics.Profile, reg *plugins.Registry) *Controller {
-	c := &Controller{Run: run, World: w, Feed: feed, Namespace: namespace, Name: name, Semantics: sem, Plugins: reg}
+func NewController(run *Run, w World, feed Feed, namespace, name string, sem behavior.Set, reg *plugins.Registry) *Controller {
+	c := &Controller{Run: run, World: w, Feed: feed, Namespace: namespace, Name: name, Behavior: sem, Plugins: reg}
 	c.applier = run.Wrap(w)
 	c.fresh()
 	return c
@@ -66,9 +66,9 @@ func NewController(run *Run, w World, feed Feed, namespace, name string, sem sem
 
 func (c *Controller) fresh() {
 	c.Cache = cache.New()
-	c.Cache.Semantics = c.Semantics
+	c.Cache.Behavior = c.Behavior
 	c.Step = &worker.Step{Jobs: c.Cache, Delays: delay.New(),
-		Cluster: &statemachine.Applied{Applier: c.applier, Plugins: c.Plugins, Semantics: c.Semantics}}
+		Cluster: &statemachine.Applied{Applier: c.applier, Plugins: c.Plugins, Behavior: c.Behavior}}
 	c.queue, c.failures = nil, nil
 }
 

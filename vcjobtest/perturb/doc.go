@@ -54,7 +54,7 @@
 //	func playMine(run *perturb.Run) perturb.Final {
 //		w := newMyWorld()                   // a perturb.World and perturb.Feed
 //		job := w.Create(myJob)
-//		ctl := perturb.NewController(run, w, w, job.Namespace, job.Name, semantics.Profile{}, registry)
+//		ctl := perturb.NewController(run, w, w, job.Namespace, job.Name, behavior.Set{}, registry)
 //		_ = ctl.Settle(now)
 //		for _, change := range myScript {
 //			change(w)                       // what the kubelet, the scheduler, users do

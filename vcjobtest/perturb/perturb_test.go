@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/podgroup"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/vcjobtest/perturb"
@@ -56,7 +56,7 @@ func playOn(t *testing.T, c *memcluster.Cluster, run *perturb.Run, broken func(s
 	if action == vcjob.AbortJobAction {
 		w = sticky{c} // a world that keeps the job Aborting (TestPlantedBugsAreCaught)
 	}
-	ctl := perturb.NewController(run, w, c, job.Namespace, job.Name, semantics.Profile{}, nil)
+	ctl := perturb.NewController(run, w, c, job.Namespace, job.Name, behavior.Set{}, nil)
 	if broken != nil {
 		ctl.Step.Cluster.Applier = broken(ctl.Step.Cluster.Applier)
 	}

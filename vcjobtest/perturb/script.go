@@ -5,8 +5,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/podgroup"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 )
@@ -23,7 +23,7 @@ func scriptStart() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC
 // world from its watch and its relist, and an event with no change of the
 // world behind it would be lost by any relist. It returns the run and
 // the job's end.
-func PlayScript(sc rapidgen.Script, plan Plan, sem semantics.Profile) (*Run, Final, error) {
+func PlayScript(sc rapidgen.Script, plan Plan, sem behavior.Set) (*Run, Final, error) {
 	c := memcluster.New(metav1.NewTime(scriptStart()))
 	c.Watch, c.GracefulDelete = true, true
 	job := c.PutJob(sc.Job)

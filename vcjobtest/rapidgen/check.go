@@ -13,10 +13,10 @@ import (
 	"k8s.io/apimachinery/pkg/api/equality"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -67,10 +67,10 @@ const (
 // returns every broken invariant (as *InvariantError values joined with
 // errors.Join), or nil. See the Inv constants for what is checked.
 //
-// A job carrying the semantics.Annotation is checked under the
+// A job carrying the behavior.Annotation is checked under the
 // semantics it names (see CheckStepWith).
 func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
-	return CheckStepWith(before, after, rec, semantics.Profile{})
+	return CheckStepWith(before, after, rec, behavior.Set{})
 }
 
 // CheckStepWith is CheckStep for a step decided under the semantics base
@@ -79,7 +79,7 @@ func CheckStep(before, after *vcjob.Job, rec worker.Record) error {
 // statemachine.LookupWith's, a finished job with nothing left to delete
 // may see no call at all, a resume or a kept retry counts none, and a
 // restart beyond the retry budget may fail the job.
-func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base semantics.Profile) error {
+func CheckStepWith(before, after *vcjob.Job, rec worker.Record, base behavior.Set) error {
 	if before == nil || after == nil {
 		return errors.New("rapidgen: CheckStep needs the job before and after the step")
 	}
@@ -144,7 +144,7 @@ func checkNothingRan(v *violations, before, after *vcjob.Job, rec worker.Record)
 // checkTransition: the transition is the table's for the job's state and
 // the action, the cluster saw its call, and the job moved only to one of
 // its phases.
-func checkTransition(v *violations, before, after *vcjob.Job, rec worker.Record, state statemachine.State, base semantics.Profile) {
+func checkTransition(v *violations, before, after *vcjob.Job, rec worker.Record, state statemachine.State, base behavior.Set) {
 	tr := rec.Transition
 	bp, ap := before.Status.State.Phase, after.Status.State.Phase
 	if want := tableTransition(before, rec, state, base); !reflect.DeepEqual(*tr, want) {
@@ -159,21 +159,23 @@ func checkTransition(v *violations, before, after *vcjob.Job, rec worker.Record,
 }
 
 // tableTransition is the transition the step must have run: the table's
-// under the job's semantics, with the policy extensions the record shows
-// (KeepRetries resumes instead of restarting, FailJob fails instead of
-// restarting) and a finished job left alone under LeaveFinishedJobs.
-func tableTransition(before *vcjob.Job, rec worker.Record, state statemachine.State, base semantics.Profile) statemachine.Transition {
-	sem := base.For(before)
-	want := statemachine.LookupWith(state, rec.Action, sem)
-	if rec.KeepRetries && want.Update == statemachine.UpdateRestart {
-		want.Update = statemachine.UpdateResume
+// row under the job's behaviour and the marks the record shows (KeepRetries,
+// FailJob), with a row that leaves an idle job alone (LeaveFinishedJobs)
+// taken as the call the step made of the two it allows.
+func tableTransition(before *vcjob.Job, rec worker.Record, state statemachine.State, base behavior.Set) statemachine.Transition {
+	var marks statemachine.Mark
+	if rec.KeepRetries {
+		marks |= statemachine.MarkKeepRetries
 	}
-	if rec.FailJob && (want.Update == statemachine.UpdateRestart || want.Update == statemachine.UpdateRestarting && want.Call != statemachine.CallSyncJob) {
-		want.Call, want.Retain, want.Update, want.To = statemachine.CallKillJob, statemachine.RetainSoft, statemachine.UpdateFail, []vcjob.JobPhase{vcjob.Failed}
+	if rec.FailJob {
+		marks |= statemachine.MarkFailJob
 	}
-	if rec.Transition.Call == statemachine.CallNone && sem.LeaveFinishedJobs && want.Call == statemachine.CallKillJob &&
-		want.Update == statemachine.UpdateKeep && (state == statemachine.StateFinished || state == statemachine.StateAborted) {
-		want.Call, want.To = statemachine.CallNone, nil
+	want := statemachine.LookupFor(state, rec.Action, marks, base.For(before))
+	if want.Call == statemachine.CallKillJobUnlessIdle {
+		want.Call = statemachine.CallKillJob
+		if rec.Transition.Call == statemachine.CallNone {
+			want.Call, want.To = statemachine.CallNone, nil
+		}
 	}
 	return want
 }

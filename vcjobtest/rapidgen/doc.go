@@ -58,7 +58,7 @@
 // The package's Example does exactly this for a tiny controller built on
 // memcluster and worker.Step.
 //
-// A controller deciding under a semantics profile (semantics.Profile) is
+// A controller deciding under a semantics profile (behavior.Set) is
 // checked with CheckStepWith, which reads the transitions the profile
 // makes (statemachine.LookupWith) and the policy extensions' marks on the
 // record.

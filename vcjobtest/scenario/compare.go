@@ -6,22 +6,22 @@ import (
 	"strings"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/semantics"
+	"github.com/vcjob/vcjob/behavior"
 )
 
 // Compare is the report of the simulator's -compare: the first line where
 // the text transcripts under Volcano's semantics and under sem differ,
 // with the script line it follows, then each transcript whole. A run that
 // fails ends its transcript with the error.
-func Compare(job *vcjob.Job, script []Command, sem semantics.Profile) string {
-	run := func(s semantics.Profile) []string {
+func Compare(job *vcjob.Job, script []Command, sem behavior.Set) string {
+	run := func(s behavior.Set) []string {
 		var out bytes.Buffer
-		if err := RunWith(job, script, NewText(&out), Options{Semantics: s}); err != nil {
+		if err := RunWith(job, script, NewText(&out), Options{Behavior: s}); err != nil {
 			fmt.Fprintf(&out, "error: %v\n", err)
 		}
 		return strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
 	}
-	volcano, other := run(semantics.Profile{}), run(sem)
+	volcano, other := run(behavior.Set{}), run(sem)
 	var b strings.Builder
 	i := 0
 	for i < len(volcano) && i < len(other) && volcano[i] == other[i] {

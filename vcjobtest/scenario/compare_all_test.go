@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vcjob/vcjob/semantics"
+	"github.com/vcjob/vcjob/behavior"
 )
 
 // Every scenario of testdata also runs under the corrected semantics
@@ -33,7 +33,7 @@ func TestScenariosRunCorrected(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		report := Compare(job, script, semantics.Corrected())
+		report := Compare(job, script, behavior.Corrected())
 		if i := strings.Index(report, "\nerror: "); i >= 0 {
 			line := strings.SplitN(report[i+1:], "\n", 2)[0]
 			if strings.Contains(line, "did not settle") {

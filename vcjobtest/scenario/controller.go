@@ -45,13 +45,13 @@ func (s *sim) restartController(c Command) error {
 	s.cluster.Drain()
 	lost := len(s.queue) + len(s.retries) + s.step.Delays.Len()
 	c2 := cache.New()
-	c2.Semantics = s.cache.Semantics
+	c2.Behavior = s.cache.Behavior
 	s.cache = c2
 	// A new Applied too: what the old one remembered (desired PodGroups,
 	// decoded extensions) was the old process's.
 	a := s.step.Cluster
 	s.step = &worker.Step{Jobs: c2, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: a.Applier, Plugins: a.Plugins,
-		Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices, Semantics: a.Semantics, Extensions: a.Extensions}}
+		Priorities: a.Priorities, Recount: a.Recount, Names: a.Names, Choices: a.Choices, Behavior: a.Behavior, Extensions: a.Extensions}}
 	s.queue, s.retries, s.failures = nil, nil, nil
 	if job := s.cluster.StoredJob(s.ns, s.job); job != nil {
 		if req, ok, _ := s.cache.OnJobAdd(job); ok {

@@ -13,12 +13,12 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 	"github.com/vcjob/vcjob/validation"
@@ -106,20 +106,20 @@ type sim struct {
 	// for a plain simulation; sem and reg rebuild the controller after a
 	// crash.
 	pert *perturb.Run
-	sem  semantics.Profile
+	sem  behavior.Set
 	reg  *plugins.Registry
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
 // embedder's choice; the job's own annotation applies on top), with the
 // claims the options name already there.
-func newSim(job *vcjob.Job, out Observer, sem semantics.Profile, claims ...string) (*sim, error) {
+func newSim(job *vcjob.Job, out Observer, sem behavior.Set, claims ...string) (*sim, error) {
 	return newSimUnder(job, out, sem, nil, claims...)
 }
 
 // newSimUnder is newSim with the controller under run's perturbation
 // (nil: none).
-func newSimUnder(job *vcjob.Job, out Observer, sem semantics.Profile, run *perturb.Run, claims ...string) (*sim, error) {
+func newSimUnder(job *vcjob.Job, out Observer, sem behavior.Set, run *perturb.Run, claims ...string) (*sim, error) {
 	s := &sim{ctx: context.Background(), now: Start, out: out, pert: run, sem: sem}
 	var pods int32
 	for _, t := range job.Spec.Tasks {
@@ -129,9 +129,9 @@ func newSimUnder(job *vcjob.Job, out Observer, sem semantics.Profile, run *pertu
 	s.cluster = memcluster.New(metav1.NewTime(Start))
 	s.cluster.Watch = true
 	s.cluster.GracefulDelete = true
-	s.cluster.Semantics = sem
+	s.cluster.Behavior = sem
 	s.cache = cache.New()
-	s.cache.Semantics = sem
+	s.cache.Behavior = sem
 	// The job's plugins run as in Volcano; ssh gets the plugins package's
 	// fixed test key, since a simulation needs no real one.
 	s.reg = plugins.NewRegistry(plugins.WithSSHKeys(plugins.TestKeySource()))
@@ -139,7 +139,7 @@ func newSimUnder(job *vcjob.Job, out Observer, sem semantics.Profile, run *pertu
 	if run != nil {
 		s.ctx, applier = run.Context(), run.Wrap(s.cluster)
 	}
-	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: applier, Plugins: s.reg, Semantics: sem}}
+	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: applier, Plugins: s.reg, Behavior: sem}}
 	for _, c := range claims {
 		ns := job.Namespace
 		if ns == "" {

@@ -46,7 +46,7 @@ func PerturbObserved(job *vcjob.Job, script []Command, opts Options, run *pertur
 	if job == nil || run == nil || o == nil {
 		return res, errors.New("scenario: a job, a run and an observer are needed")
 	}
-	s, err := newSimUnder(job, o, opts.Semantics, run, opts.Claims...)
+	s, err := newSimUnder(job, o, opts.Behavior, run, opts.Claims...)
 	if err != nil {
 		return res, err
 	}
@@ -187,9 +187,9 @@ func (s *sim) crashed() bool {
 // requests, no delayed actions, no history (package perturb).
 func (s *sim) restart() {
 	s.cache = cache.New()
-	s.cache.Semantics = s.sem
+	s.cache.Behavior = s.sem
 	applier := s.step.Cluster.Applier
-	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: applier, Plugins: s.reg, Semantics: s.sem}}
+	s.step = &worker.Step{Jobs: s.cache, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: applier, Plugins: s.reg, Behavior: s.sem}}
 	// The garbage collector is a controller of its own: it still sees
 	// the job's changes the job controller's crash took with it.
 	for _, ch := range s.cluster.Drain() {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vcjob/vcjob/semantics"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/vcjobtest/perturb"
 	"github.com/vcjob/vcjob/vcjobtest/rapidgen"
 )
@@ -36,7 +36,7 @@ const (
 // script.
 type source struct {
 	name string
-	play func(perturb.Plan, semantics.Profile) (*perturb.Run, perturb.Final, error)
+	play func(perturb.Plan, behavior.Set) (*perturb.Run, perturb.Final, error)
 }
 
 // group is the table's name for the source: the file, or "rapidgen" for
@@ -49,7 +49,7 @@ func (s source) group() string {
 }
 
 func fileSource(ps perturbScenario) source {
-	return source{name: ps.name, play: func(plan perturb.Plan, sem semantics.Profile) (*perturb.Run, perturb.Final, error) {
+	return source{name: ps.name, play: func(plan perturb.Plan, sem behavior.Set) (*perturb.Run, perturb.Final, error) {
 		run, res, err := ps.play(plan, sem)
 		return run, res.Final, err
 	}}
@@ -57,14 +57,14 @@ func fileSource(ps perturbScenario) source {
 
 func scriptSource(seed int) source {
 	sc := rapidgen.Scenario().Example(seed)
-	return source{name: fmt.Sprintf("rapidgen/%d", seed), play: func(plan perturb.Plan, sem semantics.Profile) (*perturb.Run, perturb.Final, error) {
+	return source{name: fmt.Sprintf("rapidgen/%d", seed), play: func(plan perturb.Plan, sem behavior.Set) (*perturb.Run, perturb.Final, error) {
 		return perturb.PlayScript(sc, plan, sem)
 	}}
 }
 
 // row is one line of the table: a behaviour, where it shows first, and
 // the correction that makes it go (a correction's name, "corrected" for
-// semantics.Corrected() only, or "none").
+// behavior.Corrected() only, or "none").
 type row struct {
 	source     string
 	plan       perturb.Plan
@@ -152,7 +152,7 @@ func parsePlan(s string) (perturb.Plan, error) {
 // convergence judged against the unperturbed run under the same sem.
 // distinct is false for a Stale run that lagged less than its plan (the
 // run of a smaller lag).
-func judge(src source, plan perturb.Plan, sem semantics.Profile, base *perturb.Final) (vs []perturb.Violation, distinct bool, err error) {
+func judge(src source, plan perturb.Plan, sem behavior.Set, base *perturb.Final) (vs []perturb.Violation, distinct bool, err error) {
 	run, err := judged(src, plan, sem, base)
 	if run == nil {
 		return nil, false, err
@@ -162,7 +162,7 @@ func judge(src source, plan perturb.Plan, sem semantics.Profile, base *perturb.F
 
 // judged is judge's run: nil with a nil error for a Stale run that is
 // not distinct.
-func judged(src source, plan perturb.Plan, sem semantics.Profile, base *perturb.Final) (*perturb.Run, error) {
+func judged(src source, plan perturb.Plan, sem behavior.Set, base *perturb.Final) (*perturb.Run, error) {
 	if base == nil {
 		b, final, err := src.play(perturb.Plan{Kind: perturb.None}, sem)
 		if err != nil {
@@ -193,12 +193,12 @@ func has(vs []perturb.Violation, c perturb.Check) (string, bool) {
 	return "", false
 }
 
-// correctionFor is the first correction (semantics.Switches order) under
+// correctionFor is the first correction (registry order) under
 // which the row's run no longer shows its check, else "corrected" when
-// semantics.Corrected() makes it go, else "none".
+// behavior.Corrected() makes it go, else "none".
 func correctionFor(src source, r row) (string, error) {
-	for _, sw := range semantics.Switches() {
-		sem, _ := semantics.Parse(semantics.Profile{}, sw.Name)
+	for _, id := range behavior.Corrected().Corrections() {
+		sem := behavior.Of(id)
 		vs, ok, err := judge(src, r.plan, sem, nil)
 		if err != nil {
 			// The scenario does not run under the correction (a line
@@ -206,10 +206,10 @@ func correctionFor(src source, r row) (string, error) {
 			continue
 		}
 		if _, still := has(vs, r.check); ok && !still {
-			return sw.Name, nil
+			return id.String(), nil
 		}
 	}
-	vs, ok, err := judge(src, r.plan, semantics.Corrected(), nil)
+	vs, ok, err := judge(src, r.plan, behavior.Corrected(), nil)
 	if err == nil {
 		if _, still := has(vs, r.check); ok && !still {
 			return "corrected", nil
@@ -219,13 +219,13 @@ func correctionFor(src source, r row) (string, error) {
 }
 
 // checkCorrection checks a row's correction column on its run: under the
-// named correction (or semantics.Corrected() for "corrected") the check
-// goes; for "none" it stays under semantics.Corrected().
+// named correction (or behavior.Corrected() for "corrected") the check
+// goes; for "none" it stays under behavior.Corrected().
 func checkCorrection(src source, r row) error {
-	sem := semantics.Corrected()
+	sem := behavior.Corrected()
 	if r.correction != "corrected" && r.correction != "none" {
 		var err error
-		if sem, err = semantics.Parse(semantics.Profile{}, r.correction); err != nil {
+		if sem, err = behavior.Parse(behavior.Set{}, r.correction); err != nil {
 			return err
 		}
 	}
@@ -239,7 +239,7 @@ func checkCorrection(src source, r row) error {
 	_, still := has(vs, r.check)
 	switch {
 	case r.correction == "none" && ok && !still:
-		return fmt.Errorf("semantics.Corrected() makes it go, the table says none")
+		return fmt.Errorf("behavior.Corrected() makes it go, the table says none")
 	case r.correction != "none" && ok && still:
 		return fmt.Errorf("%s no longer makes it go", r.correction)
 	}
@@ -286,7 +286,7 @@ func TestPerturbation(t *testing.T) {
 	found := map[string]row{}
 	seen := map[string]bool{}
 	for _, src := range sources {
-		baseRun, base, err := src.play(perturb.Plan{Kind: perturb.None}, semantics.Profile{})
+		baseRun, base, err := src.play(perturb.Plan{Kind: perturb.None}, behavior.Set{})
 		if err != nil {
 			t.Logf("%s: not played: the script stops under Volcano's semantics: %v", src.name, err)
 			continue
@@ -313,7 +313,7 @@ func TestPerturbation(t *testing.T) {
 			plans = perturb.Sample(plans, samplePerKind, rnd)
 		}
 		for _, plan := range plans {
-			vs, distinct, err := judge(src, plan, semantics.Profile{}, &base)
+			vs, distinct, err := judge(src, plan, behavior.Set{}, &base)
 			if err != nil {
 				t.Errorf("%s %s: %v", src.name, plan, err)
 				continue
@@ -349,7 +349,7 @@ func TestPerturbation(t *testing.T) {
 		if *perturbAll && !seen[r.key()] {
 			t.Errorf("%s: row %s (%s) no longer happens anywhere", perturbTable, r.key(), r.what)
 		}
-		vs, _, err := judge(src, r.plan, semantics.Profile{}, nil)
+		vs, _, err := judge(src, r.plan, behavior.Set{}, nil)
 		if err != nil {
 			t.Errorf("%s: row %s: %v", perturbTable, r.key(), err)
 			continue
@@ -444,7 +444,7 @@ func rewriteTable(t *testing.T, rows []row, found map[string]row, bySource map[s
 // explain is a new row's text: where the plan struck, what follows from
 // it for the class of run, and how the run ends.
 func explain(src source, r row) string {
-	run, _ := judged(src, r.plan, semantics.Profile{}, nil)
+	run, _ := judged(src, r.plan, behavior.Set{}, nil)
 	point := ""
 	if run != nil {
 		point = run.Point

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vcjob/vcjob/semantics"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/vcjobtest/perturb"
 )
 
@@ -53,13 +53,13 @@ func perturbScenarios(t testing.TB) []perturbScenario {
 }
 
 // play runs one scenario under plan and returns the run.
-func (ps perturbScenario) play(plan perturb.Plan, sem semantics.Profile) (*perturb.Run, Perturbed, error) {
+func (ps perturbScenario) play(plan perturb.Plan, sem behavior.Set) (*perturb.Run, Perturbed, error) {
 	job, err := Load([]byte(ps.job), "")
 	if err != nil {
 		return nil, Perturbed{}, err
 	}
 	opts := ps.opts
-	opts.Semantics = sem
+	opts.Behavior = sem
 	run := perturb.NewRun(plan)
 	res, err := Perturb(job, ps.script, opts, run)
 	return run, res, err

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/semantics"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -81,7 +81,7 @@ type Options struct {
 	// Semantics are the corrections the simulated controller decides
 	// under (the job's vcjob.dev/semantics annotation applies on top);
 	// the zero value is Volcano's semantics.
-	Semantics semantics.Profile
+	Behavior behavior.Set
 	// Claims are volume claims that exist in the job's namespace before
 	// the job is created (Trace).
 	Claims []string
@@ -92,7 +92,7 @@ func RunWith(job *vcjob.Job, script []Command, o Observer, opts Options) error {
 	if job == nil || o == nil {
 		return errors.New("scenario: a job and an observer are needed")
 	}
-	s, err := newSim(job, o, opts.Semantics)
+	s, err := newSim(job, o, opts.Behavior)
 	if err != nil {
 		return err
 	}

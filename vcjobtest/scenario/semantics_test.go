@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vcjob/vcjob/semantics"
+	"github.com/vcjob/vcjob/behavior"
 )
 
 // The scenarios of testdata/semantics each run under Volcano's semantics
@@ -32,7 +32,7 @@ func TestSemanticsScenarios(t *testing.T) {
 			if word == "" {
 				word = "corrected"
 			}
-			sem, err := semantics.Parse(semantics.Profile{}, word)
+			sem, err := behavior.Parse(behavior.Set{}, word)
 			if err != nil {
 				t.Fatal(err)
 			}

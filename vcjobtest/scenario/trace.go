@@ -52,7 +52,7 @@ func Trace(job *vcjob.Job, script []Command, o Observer, opts Options) (*expect.
 		return nil, nil, errors.New("scenario: a job and an observer are needed")
 	}
 	rec := &tracer{Observer: o}
-	s, err := newSim(job, rec, opts.Semantics, opts.Claims...)
+	s, err := newSim(job, rec, opts.Behavior, opts.Claims...)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/vcjob/vcjob/semantics"
+	"github.com/vcjob/vcjob/behavior"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/admission"
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
@@ -55,7 +55,7 @@ type Options struct {
 // at once (every replica serves admission), the controllers while this
 // replica leads (or at once, without --leader-elect).
 func Run(ctx context.Context, o Options) error {
-	sem, err := semantics.Parse(semantics.Profile{}, o.Semantics)
+	sem, err := behavior.Parse(behavior.Set{}, o.Semantics)
 	if err != nil {
 		return fmt.Errorf("--semantics: %w", err)
 	}

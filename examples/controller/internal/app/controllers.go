@@ -10,8 +10,8 @@ import (
 	"k8s.io/client-go/informers"
 	kuberecord "k8s.io/client-go/tools/record"
 
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/cronjob"
-	"github.com/vcjob/vcjob/semantics"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
 	"github.com/vcjob/vcjob/examples/controller/internal/cronjobcontroller"
@@ -25,7 +25,7 @@ import (
 // controller, the TTL collector) on shared informer factories, starts the
 // informers once every controller has taken its own, and runs the
 // controllers until ctx is done or one fails.
-func runControllers(ctx context.Context, o Options, sem semantics.Profile, set *clients.Set, m *metrics.Metrics, current *atomic.Pointer[jobcontroller.Controller]) error {
+func runControllers(ctx context.Context, o Options, sem behavior.Set, set *clients.Set, m *metrics.Metrics, current *atomic.Pointer[jobcontroller.Controller]) error {
 	queues, err := queueRules(o, set)
 	if err != nil {
 		return err
@@ -81,7 +81,7 @@ type controllers struct {
 	collector  *ttlcontroller.Controller
 }
 
-func newControllers(o Options, sem semantics.Profile, set *clients.Set, m *metrics.Metrics, queues *clients.Queues, recorder kuberecord.EventRecorder) (*controllers, error) {
+func newControllers(o Options, sem behavior.Set, set *clients.Set, m *metrics.Metrics, queues *clients.Queues, recorder kuberecord.EventRecorder) (*controllers, error) {
 	cs := &controllers{
 		pods:    clients.NewJobPodInformerFactory(set.Kube, 0),
 		kube:    clients.NewKubeInformerFactory(set.Kube, 0),
@@ -90,7 +90,7 @@ func newControllers(o Options, sem semantics.Profile, set *clients.Set, m *metri
 	var err error
 	cs.jobs, err = jobcontroller.New(jobcontroller.Config{
 		Kube: set.Kube, Volcano: set.Volcano, PodInformers: cs.pods, KubeInformers: cs.kube, VolcanoInformers: cs.volcano,
-		Workers: o.Workers, MaxRequeue: o.MaxRequeue, Metrics: m, Semantics: sem, Queues: queues,
+		Workers: o.Workers, MaxRequeue: o.MaxRequeue, Metrics: m, Behavior: sem, Queues: queues,
 		CoalesceStatus: o.CoalesceStatus, StatusHold: o.StatusHold, OrderedRetries: o.OrderedRetries,
 		Events: recorder,
 	})

@@ -16,9 +16,9 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	jobcache "github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/plugins"
-	"github.com/vcjob/vcjob/semantics"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/applier"
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
@@ -82,10 +82,10 @@ type Config struct {
 	// (cache.OnCommand) on their job, as Volcano's job controller does
 	// (events.NewRecorder); nil records none.
 	Events kuberecord.EventRecorder
-	// Semantics are the decisions' semantics (semantics.Profile; each job's
+	// Semantics are the decisions' semantics (behavior.Set; each job's
 	// vcjob.dev/semantics annotation applies on top). The zero value is
 	// Volcano's.
-	Semantics semantics.Profile
+	Behavior behavior.Set
 }
 
 // Controller is a Volcano Job controller: informers feed vcjob's cache,
@@ -122,7 +122,7 @@ func New(cfg Config) (*Controller, error) {
 		expectations: expectations.New(cfg.Now),
 		plugins:      plugins.NewRegistry(plugins.WithSSHKeys(cfg.SSHKeys)),
 	}
-	c.jobs.Semantics = cfg.Semantics
+	c.jobs.Behavior = cfg.Behavior
 	c.events = events.For(cfg.Events, cfg.Metrics, "job")
 	if err := c.registerHandlers(); err != nil {
 		return nil, err

@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/podgroup"
-	"github.com/vcjob/vcjob/semantics"
 )
 
 // A job killed for a restart leaves Restarting on a sync that finds its
@@ -26,19 +26,19 @@ import (
 // A new job in Pending waits for the same move, and is stuck the same way.
 func TestJobGetsItsPodsWhenARelistShowsItsPodGroupInqueue(t *testing.T) {
 	for _, phase := range []vcjob.JobPhase{vcjob.Restarting, vcjob.Pending} {
-		for _, sem := range []semantics.Profile{{}, {PodGroupPhaseOnAdd: true}} {
+		for _, sem := range []behavior.Set{{}, {PodGroupPhaseOnAdd: true}} {
 			t.Run(string(phase)+"/"+sem.String(), func(t *testing.T) { testRelistShowsPodGroupInqueue(t, phase, sem) })
 		}
 	}
 }
 
-func testRelistShowsPodGroupInqueue(t *testing.T, phase vcjob.JobPhase, sem semantics.Profile) {
+func testRelistShowsPodGroupInqueue(t *testing.T, phase vcjob.JobPhase, sem behavior.Set) {
 	job := newJob(t, phase)
 	if phase == vcjob.Restarting {
 		job.Status.Version, job.Status.RetryCount = 1, 1
 		job.Status.Terminating = 2 // the pods the kill deleted
 	}
-	f := newFixtureWith(t, job, func(c *Config) { c.Semantics = sem })
+	f := newFixtureWith(t, job, func(c *Config) { c.Behavior = sem })
 	s := f.c.shards[0]
 	ctx := context.Background()
 

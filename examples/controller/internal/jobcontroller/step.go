@@ -23,7 +23,7 @@ func newStep(c *Controller, applier statemachine.Applier) *worker.Step {
 		Applier: applier, Plugins: c.plugins, Priorities: c.priority,
 		// Claim names nobody can predict, as Volcano's.
 		Names:     statemachine.RandomNames(),
-		Semantics: c.cfg.Semantics,
+		Behavior: c.cfg.Behavior,
 	}}
 }
 

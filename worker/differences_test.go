@@ -10,8 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
@@ -21,23 +21,23 @@ import (
 func TestStepUnderSemantics(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		sem       semantics.Profile
+		sem       behavior.Set
 		call      statemachine.Call
 		version   int32
 		cancelled int
 	}{
-		{"volcano", semantics.Profile{}, statemachine.CallKillJob, 2, 1},
-		{"corrected", semantics.Corrected(), statemachine.CallNone, 0, 0},
+		{"volcano", behavior.Set{}, statemachine.CallKillJob, 2, 1},
+		{"corrected", behavior.Corrected(), statemachine.CallNone, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, step := world(t)
-			step.Cluster.Semantics = tc.sem
+			step.Cluster.Behavior = tc.sem
 
 			// An eviction's delayed restart; the pod of that name comes
 			// back as another pod (another UID) and runs.
 			rec := step.Process(context.Background(), podReq(vcjob.PodEvictedEvent, "j-worker-0"), t0)
 			require.NotNil(t, rec.Registered)
-			assert.Equal(t, tc.sem.DelaysByPodUID, rec.Registered.ByPodUID)
+			assert.Equal(t, tc.sem.Has(behavior.DelaysByPodUID), rec.Registered.ByPodUID)
 			back := podReq(vcjob.PodRunningEvent, "j-worker-0")
 			back.PodUID = "uid-new"
 			rec = step.Process(context.Background(), back, t0)
@@ -71,18 +71,18 @@ func TestStepUnderSemantics(t *testing.T) {
 // (volcano#3967: after a controller restart the job's sync comes before
 // the pod's PodFailed, and under Volcano's semantics finishes the job).
 func TestFailurePolicyBeforeSync(t *testing.T) {
-	on := semantics.Profile{FailurePolicyBeforeSync: true}
+	on := behavior.Of(behavior.FailurePolicyBeforeSync)
 	restartOnFail := []vcjob.LifecyclePolicy{{Event: vcjob.PodFailedEvent, Action: vcjob.RestartJobAction}}
 	for _, tc := range []struct {
 		name     string
-		sem      semantics.Profile
+		sem      behavior.Set
 		policies []vcjob.LifecyclePolicy
 		phase    vcjob.JobPhase      // the job's, before the step
 		pod      func(p *corev1.Pod) // worker-0, failed
 		action   vcjob.Action
 		after    vcjob.JobPhase
 	}{
-		{"volcano: the sync finishes the job", semantics.Profile{}, restartOnFail, vcjob.Running, nil, vcjob.SyncJobAction, vcjob.Failed},
+		{"volcano: the sync finishes the job", behavior.Set{}, restartOnFail, vcjob.Running, nil, vcjob.SyncJobAction, vcjob.Failed},
 		{"the failure's RestartJob runs", on, restartOnFail, vcjob.Running, nil, vcjob.RestartJobAction, vcjob.Restarting},
 		{"an exit-code policy", on, []vcjob.LifecyclePolicy{{ExitCode: code(3), Action: vcjob.AbortJobAction}}, vcjob.Running, nil, vcjob.AbortJobAction, vcjob.Aborting},
 		{"no policy for that exit code", on, []vcjob.LifecyclePolicy{{ExitCode: code(4), Action: vcjob.AbortJobAction}}, vcjob.Running, nil, vcjob.SyncJobAction, vcjob.Failed},
@@ -98,7 +98,7 @@ func TestFailurePolicyBeforeSync(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, step := world(t)
-			step.Cluster.Semantics = tc.sem
+			step.Cluster.Behavior = tc.sem
 			job := c.Job("ns", "j")
 			job.Spec.Tasks[0].Policies = tc.policies
 			job.Status.State.Phase = tc.phase

@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 )
 
 // A PodGroup-driven request carries job version 0 in Volcano, stale once the
@@ -23,24 +23,24 @@ func TestPodGroupRequestsCurrentVersion(t *testing.T) {
 		j := testJob("j", "1")
 		j.Status.Version = 3
 		if annotation != "" {
-			j.Annotations = map[string]string{semantics.Annotation: annotation}
+			j.Annotations = map[string]string{behavior.Annotation: annotation}
 		}
 		return j
 	}
 	for _, tc := range []struct {
 		name       string
-		base       semantics.Profile
+		base       behavior.Set
 		annotation string
 		want       int32
 	}{
-		{"volcano: version 0", semantics.Profile{}, "", 0},
-		{"the embedder's correction", semantics.Profile{PodGroupRequestsCurrentVersion: true}, "", 3},
-		{"the job's correction", semantics.Profile{}, "podgroup-requests-current-version", 3},
-		{"the job asks for Volcano's", semantics.Corrected(), "volcano", 0},
+		{"volcano: version 0", behavior.Set{}, "", 0},
+		{"the embedder's correction", behavior.Of(behavior.PodGroupRequestsCurrentVersion), "", 3},
+		{"the job's correction", behavior.Set{}, "podgroup-requests-current-version", 3},
+		{"the job asks for Volcano's", behavior.Corrected(), "volcano", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := cache.New()
-			c.Semantics = tc.base
+			c.Behavior = tc.base
 			require.NoError(t, c.Add(killed(tc.annotation)))
 			req, ok := c.OnPodGroupUpdate("ns", "j", podgroup.PhaseRunning, podgroup.PhaseUnknown)
 			require.True(t, ok)
@@ -50,14 +50,14 @@ func TestPodGroupRequestsCurrentVersion(t *testing.T) {
 }
 
 // cacheWithJob is a cache under base holding job ns/j, with annotation as
-// its semantics.Annotation when not empty.
-func cacheWithJob(t *testing.T, base semantics.Profile, annotation string) *cache.Cache {
+// its behavior.Annotation when not empty.
+func cacheWithJob(t *testing.T, base behavior.Set, annotation string) *cache.Cache {
 	t.Helper()
 	c := cache.New()
-	c.Semantics = base
+	c.Behavior = base
 	job := testJob("j", "1")
 	if annotation != "" {
-		job.Annotations = map[string]string{semantics.Annotation: annotation}
+		job.Annotations = map[string]string{behavior.Annotation: annotation}
 	}
 	require.NoError(t, c.Add(job))
 	return c
@@ -67,20 +67,20 @@ func cacheWithJob(t *testing.T, base semantics.Profile, annotation string) *cach
 // first seen in a phase after the first list (a relist after a lost watch)
 // raises the request of the phase change the watch lost.
 func TestPodGroupPhaseOnAdd(t *testing.T) {
-	on := semantics.Profile{PodGroupPhaseOnAdd: true}
+	on := behavior.Of(behavior.PodGroupPhaseOnAdd)
 	for _, tc := range []struct {
 		name       string
-		base       semantics.Profile
+		base       behavior.Set
 		annotation string
 		phase      podgroup.Phase
 		initial    bool
 		want       bool
 		event      vcjob.Event
 	}{
-		{"volcano: nothing", semantics.Profile{}, "", podgroup.PhaseInqueue, false, false, ""},
-		{"the job asks for Volcano's", semantics.Corrected(), "volcano", podgroup.PhaseInqueue, false, false, ""},
+		{"volcano: nothing", behavior.Set{}, "", podgroup.PhaseInqueue, false, false, ""},
+		{"the job asks for Volcano's", behavior.Corrected(), "volcano", podgroup.PhaseInqueue, false, false, ""},
 		{"first seen Inqueue after a relist", on, "", podgroup.PhaseInqueue, false, true, ""},
-		{"the job's annotation asks for it", semantics.Profile{}, "podgroup-phase-on-add", podgroup.PhaseInqueue, false, true, ""},
+		{"the job's annotation asks for it", behavior.Set{}, "podgroup-phase-on-add", podgroup.PhaseInqueue, false, true, ""},
 		{"first seen Pending after a relist", on, "", podgroup.PhasePending, false, true, ""},
 		{"first seen Running after a relist", on, "", podgroup.PhaseRunning, false, true, ""},
 		{"first seen Unknown after a relist", on, "", podgroup.PhaseUnknown, false, true, vcjob.JobUnknownEvent},
@@ -98,7 +98,7 @@ func TestPodGroupPhaseOnAdd(t *testing.T) {
 		})
 	}
 	c := cache.New()
-	c.Semantics = on
+	c.Behavior = on
 	_, ok := c.OnPodGroupAdd("ns", "other", podgroup.PhaseInqueue, false)
 	assert.False(t, ok, "a job the cache does not hold")
 }
@@ -120,22 +120,22 @@ func TestFinishedPodsOnAdd(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name       string
-		base       semantics.Profile
+		base       behavior.Set
 		annotation string
 		others     []*corev1.Pod // pods the cache holds already
 		pod        func(*corev1.Pod)
 		want       vcjob.Event
 		code       int32
 	}{
-		{"volcano: a failed pod is PodPending", semantics.Profile{}, "", nil, failed(3), vcjob.PodPendingEvent, 0},
-		{"a failed pod is PodFailed with its exit code", semantics.Profile{FinishedPodsOnAdd: true}, "", nil, failed(3), vcjob.PodFailedEvent, 3},
-		{"the job's annotation asks for it", semantics.Profile{}, "finished-pods-on-add", nil, failed(137), vcjob.PodFailedEvent, 137},
-		{"the job asks for Volcano's", semantics.Corrected(), "volcano", nil, failed(3), vcjob.PodPendingEvent, 0},
-		{"a succeeded pod completing its task is TaskCompleted", semantics.Corrected(), "",
+		{"volcano: a failed pod is PodPending", behavior.Set{}, "", nil, failed(3), vcjob.PodPendingEvent, 0},
+		{"a failed pod is PodFailed with its exit code", behavior.Of(behavior.FinishedPodsOnAdd), "", nil, failed(3), vcjob.PodFailedEvent, 3},
+		{"the job's annotation asks for it", behavior.Set{}, "finished-pods-on-add", nil, failed(137), vcjob.PodFailedEvent, 137},
+		{"the job asks for Volcano's", behavior.Corrected(), "volcano", nil, failed(3), vcjob.PodPendingEvent, 0},
+		{"a succeeded pod completing its task is TaskCompleted", behavior.Corrected(), "",
 			[]*corev1.Pod{next(testPod("j", "w", 1, corev1.PodSucceeded), func(*corev1.Pod) {})}, succeeded, vcjob.TaskCompletedEvent, 0},
-		{"a succeeded pod of an unfinished task is PodPending", semantics.Corrected(), "", nil, succeeded, vcjob.PodPendingEvent, 0},
-		{"a running pod is PodPending", semantics.Corrected(), "", nil, func(p *corev1.Pod) { p.Status.Phase = corev1.PodRunning }, vcjob.PodPendingEvent, 0},
-		{"an out-of-sync pod is OutOfSync", semantics.Corrected(), "", nil, outOfSync, vcjob.OutOfSyncEvent, 0},
+		{"a succeeded pod of an unfinished task is PodPending", behavior.Corrected(), "", nil, succeeded, vcjob.PodPendingEvent, 0},
+		{"a running pod is PodPending", behavior.Corrected(), "", nil, func(p *corev1.Pod) { p.Status.Phase = corev1.PodRunning }, vcjob.PodPendingEvent, 0},
+		{"an out-of-sync pod is OutOfSync", behavior.Corrected(), "", nil, outOfSync, vcjob.OutOfSyncEvent, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := cacheWithJob(t, tc.base, tc.annotation)
@@ -152,12 +152,64 @@ func TestFinishedPodsOnAdd(t *testing.T) {
 	}
 	t.Run("a pod whose job is not cached yet is PodPending", func(t *testing.T) {
 		c := cache.New()
-		c.Semantics = semantics.Corrected()
+		c.Behavior = behavior.Corrected()
 		pod := testPod("j", "w", 0, corev1.PodPending)
 		failed(3)(pod)
 		req, ok := c.OnPodAdd(pod)
 		require.True(t, ok)
 		assert.Equal(t, vcjob.PodPendingEvent, req.Event)
+	})
+}
+
+// Pods the informer delivers before their job raise PodPending with no job
+// to judge them by. Volcano never looks at them again; under
+// FinishedPodsOnAdd the job's add raises, after its own request, what each
+// finished pod's finishing would have.
+func TestFinishedPodsBeforeTheirJob(t *testing.T) {
+	failed := next(testPod("j", "w", 0, corev1.PodFailed), func(p *corev1.Pod) {
+		p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "c", State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 3}}}}
+	})
+	succeededPs := testPod("j", "ps", 0, corev1.PodSucceeded) // ps has one replica: its task completes
+	running := testPod("j", "w", 1, corev1.PodRunning)
+	marked := next(testPod("j", "w", 1, corev1.PodFailed), func(p *corev1.Pod) { p.Annotations[vcjob.PodOutOfSyncKey] = "true" })
+	for _, tc := range []struct {
+		name string
+		set  behavior.Set
+		pods []*corev1.Pod
+		want []vcjob.Event
+	}{
+		{"volcano: the job's sync only", behavior.Set{}, []*corev1.Pod{failed, succeededPs, running}, []vcjob.Event{vcjob.OutOfSyncEvent}},
+		{"a failure and a completed task", behavior.Of(behavior.FinishedPodsOnAdd), []*corev1.Pod{failed, succeededPs, running},
+			[]vcjob.Event{vcjob.OutOfSyncEvent, vcjob.TaskCompletedEvent, vcjob.PodFailedEvent}},
+		{"an out-of-sync pod raises nothing more", behavior.Of(behavior.FinishedPodsOnAdd), []*corev1.Pod{marked}, []vcjob.Event{vcjob.OutOfSyncEvent}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cache.New()
+			c.Behavior = tc.set
+			for _, p := range tc.pods {
+				_, ok := c.OnPodAdd(p)
+				require.True(t, ok)
+			}
+			reqs, err := c.OnJobAddWithPods(testJob("j", "1"))
+			require.NoError(t, err)
+			var got []vcjob.Event
+			for _, r := range reqs {
+				got = append(got, r.Event)
+				if r.Event == vcjob.PodFailedEvent {
+					assert.Equal(t, int32(3), r.ExitCode)
+					assert.Equal(t, failed.Name, r.PodName)
+				}
+			}
+			assert.ElementsMatch(t, tc.want, got)
+			assert.Equal(t, vcjob.OutOfSyncEvent, got[0], "the job's own request comes first")
+		})
+	}
+	t.Run("a job already cached raises no pod's again", func(t *testing.T) {
+		c := cacheWithJob(t, behavior.Of(behavior.FinishedPodsOnAdd), "")
+		_, ok := c.OnPodAdd(failed)
+		require.True(t, ok)
+		_, err := c.OnJobAddWithPods(testJob("j", "2"))
+		assert.ErrorIs(t, err, cache.ErrExists)
 	})
 }
 
@@ -184,7 +236,7 @@ func TestExitCodeFirstFailedContainer(t *testing.T) {
 		return p
 	}
 	two := []string{"trainer", "sidecar"}
-	on := semantics.Profile{ExitCodeFirstFailedContainer: true}
+	on := behavior.Of(behavior.ExitCodeFirstFailedContainer)
 	for _, tc := range []struct {
 		name           string
 		pod            *corev1.Pod
@@ -201,7 +253,7 @@ func TestExitCodeFirstFailedContainer(t *testing.T) {
 		{"no status", pod(two), 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.volcano, cache.ExitCode(tc.pod, semantics.Profile{}), "volcano")
+			assert.Equal(t, tc.volcano, cache.ExitCode(tc.pod, behavior.Set{}), "volcano")
 			assert.Equal(t, tc.fixed, cache.ExitCode(tc.pod, on), "corrected")
 		})
 	}
@@ -211,14 +263,14 @@ func TestExitCodeFirstFailedContainer(t *testing.T) {
 	failing := pod(two, st{"trainer", i32(0)}, st{"sidecar", i32(42)})
 	for _, tc := range []struct {
 		name       string
-		base       semantics.Profile
+		base       behavior.Set
 		annotation string
 		want       int32
 	}{
-		{"volcano", semantics.Profile{}, "", 0},
+		{"volcano", behavior.Set{}, "", 0},
 		{"the embedder's correction", on, "", 42},
-		{"the job's annotation", semantics.Profile{}, "exit-code-first-failed-container", 42},
-		{"the job asks for Volcano's", semantics.Corrected(), "volcano", 0},
+		{"the job's annotation", behavior.Set{}, "exit-code-first-failed-container", 42},
+		{"the job asks for Volcano's", behavior.Corrected(), "volcano", 0},
 	} {
 		t.Run("update: "+tc.name, func(t *testing.T) {
 			c := cacheWithJob(t, tc.base, tc.annotation)
@@ -233,7 +285,7 @@ func TestExitCodeFirstFailedContainer(t *testing.T) {
 		})
 	}
 	t.Run("first seen failed", func(t *testing.T) {
-		c := cacheWithJob(t, semantics.Profile{FinishedPodsOnAdd: true, ExitCodeFirstFailedContainer: true}, "")
+		c := cacheWithJob(t, behavior.Of(behavior.FinishedPodsOnAdd, behavior.ExitCodeFirstFailedContainer), "")
 		req, ok := c.OnPodAdd(failing)
 		require.True(t, ok)
 		assert.Equal(t, vcjob.PodFailedEvent, req.Event)
@@ -262,20 +314,20 @@ func TestCacheByJobUID(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name       string
-		base       semantics.Profile
+		base       behavior.Set
 		annotation string
 		pods       int // the new job's info, once worker-1 succeeded
 		event      vcjob.Event
 		lateDelete vcjob.Event
 	}{
-		{"volcano: the old pod completes the new job's task", semantics.Profile{}, "", 2, vcjob.TaskCompletedEvent, vcjob.PodEvictedEvent},
-		{"the embedder's correction", semantics.Profile{CacheByJobUID: true}, "", 1, vcjob.OutOfSyncEvent, vcjob.OutOfSyncEvent},
-		{"the new job's annotation", semantics.Profile{}, "cache-by-job-uid", 1, vcjob.OutOfSyncEvent, vcjob.OutOfSyncEvent},
-		{"the new job asks for Volcano's", semantics.Corrected(), "volcano", 2, vcjob.TaskCompletedEvent, vcjob.PodEvictedEvent},
+		{"volcano: the old pod completes the new job's task", behavior.Set{}, "", 2, vcjob.TaskCompletedEvent, vcjob.PodEvictedEvent},
+		{"the embedder's correction", behavior.Of(behavior.CacheByJobUID), "", 1, vcjob.OutOfSyncEvent, vcjob.OutOfSyncEvent},
+		{"the new job's annotation", behavior.Set{}, "cache-by-job-uid", 1, vcjob.OutOfSyncEvent, vcjob.OutOfSyncEvent},
+		{"the new job asks for Volcano's", behavior.Corrected(), "volcano", 2, vcjob.TaskCompletedEvent, vcjob.PodEvictedEvent},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := cache.New()
-			c.Semantics = tc.base
+			c.Behavior = tc.base
 			require.NoError(t, c.Add(oldJob))
 			require.NoError(t, c.AddPod(testPod("j", "w", 0, corev1.PodSucceeded)))
 			_, ok := c.OnPodUpdate(testPod("j", "w", 0, corev1.PodSucceeded), held)
@@ -284,7 +336,7 @@ func TestCacheByJobUID(t *testing.T) {
 
 			nj := newJob.DeepCopy()
 			if tc.annotation != "" {
-				nj.Annotations = map[string]string{semantics.Annotation: tc.annotation}
+				nj.Annotations = map[string]string{behavior.Annotation: tc.annotation}
 			}
 			_, _, err := c.OnJobAdd(nj)
 			require.NoError(t, err)
@@ -309,7 +361,7 @@ func TestCacheByJobUID(t *testing.T) {
 	}
 
 	t.Run("pods of another job are refused", func(t *testing.T) {
-		c := cacheWithJob(t, semantics.Profile{CacheByJobUID: true}, "")
+		c := cacheWithJob(t, behavior.Of(behavior.CacheByJobUID), "")
 		other := next(testPod("j", "w", 0, corev1.PodRunning), func(p *corev1.Pod) { p.OwnerReferences[0].UID = "uid-old" })
 		assert.ErrorIs(t, c.AddPod(other), cache.ErrOtherJob)
 		assert.False(t, c.HasPod(other))
@@ -317,7 +369,7 @@ func TestCacheByJobUID(t *testing.T) {
 	})
 	t.Run("pods that came before their job", func(t *testing.T) {
 		c := cache.New()
-		c.Semantics = semantics.Profile{CacheByJobUID: true}
+		c.Behavior = behavior.Of(behavior.CacheByJobUID)
 		require.NoError(t, c.AddPod(next(testPod("j", "w", 0, corev1.PodRunning), func(p *corev1.Pod) { p.OwnerReferences[0].UID = "uid-old" })))
 		require.NoError(t, c.AddPod(testPod("j", "w", 1, corev1.PodRunning)))
 		_, err := c.OnJobAddWithPods(testJob("j", "1"))
@@ -327,7 +379,7 @@ func TestCacheByJobUID(t *testing.T) {
 		assert.Equal(t, 1, ji.PodCount(), "only the job's own pod")
 	})
 	t.Run("a relist shows the new job as an update of the old", func(t *testing.T) {
-		c := cacheWithJob(t, semantics.Profile{CacheByJobUID: true}, "")
+		c := cacheWithJob(t, behavior.Of(behavior.CacheByJobUID), "")
 		require.NoError(t, c.AddPod(testPod("j", "w", 0, corev1.PodRunning)))
 		replaced := testJob("j", "7")
 		replaced.UID = "uid-j-2"
@@ -337,7 +389,7 @@ func TestCacheByJobUID(t *testing.T) {
 		assert.Zero(t, ji.PodCount())
 	})
 	t.Run("pods without an owner UID are filed as before", func(t *testing.T) {
-		c := cacheWithJob(t, semantics.Profile{CacheByJobUID: true}, "")
+		c := cacheWithJob(t, behavior.Of(behavior.CacheByJobUID), "")
 		assert.NoError(t, c.AddPod(next(testPod("j", "w", 0, corev1.PodRunning), func(p *corev1.Pod) { p.OwnerReferences[0].UID = "" })))
 	})
 }

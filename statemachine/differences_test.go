@@ -9,15 +9,15 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 )
 
-// Each correction of semantics.Profile against Volcano's behaviour, which the
+// Each correction of behavior.Set against Volcano's behaviour, which the
 // zero Semantics keeps.
 
 func TestCountFinishedAfterKill(t *testing.T) {
@@ -29,7 +29,7 @@ func TestCountFinishedAfterKill(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name                   string
-		sem                    semantics.Profile
+		sem                    behavior.Set
 		kill                   func(ji *jobinfo.Info, opts statemachine.PlanOptions) *statemachine.KillPlan
 		succeeded, failed, trm int32
 		tasks                  map[string]vcjob.TaskState
@@ -40,14 +40,14 @@ func TestCountFinishedAfterKill(t *testing.T) {
 			},
 			trm: 2, tasks: map[string]vcjob.TaskState{}},
 		{name: "corrected: the abort counts them",
-			sem: semantics.Profile{CountFinishedAfterKill: true},
+			sem: behavior.Of(behavior.CountFinishedAfterKill),
 			kill: func(ji *jobinfo.Info, o statemachine.PlanOptions) *statemachine.KillPlan {
 				return statemachine.PlanKillJobWith(ji, statemachine.RetainSoft, o)
 			},
 			succeeded: 2, failed: 1, trm: 2,
 			tasks: map[string]vcjob.TaskState{"w": {Phase: map[corev1.PodPhase]int32{corev1.PodSucceeded: 2, corev1.PodFailed: 1}}}},
 		{name: "corrected: a restart that kills every pod has none to count",
-			sem: semantics.Profile{CountFinishedAfterKill: true},
+			sem: behavior.Of(behavior.CountFinishedAfterKill),
 			kill: func(ji *jobinfo.Info, o statemachine.PlanOptions) *statemachine.KillPlan {
 				return statemachine.PlanKillJobWith(ji, statemachine.RetainNone, o)
 			},
@@ -58,7 +58,7 @@ func TestCountFinishedAfterKill(t *testing.T) {
 			},
 			trm: 1, tasks: map[string]vcjob.TaskState{}},
 		{name: "corrected: a targeted kill counts the finished pods outside it",
-			sem: semantics.Profile{CountFinishedAfterKill: true},
+			sem: behavior.Of(behavior.CountFinishedAfterKill),
 			kill: func(ji *jobinfo.Info, o statemachine.PlanOptions) *statemachine.KillPlan {
 				return statemachine.PlanKillTargetWith(ji, request.Target{Level: vcjob.TaskLevel, TaskName: "ps"}, o)
 			},
@@ -67,7 +67,7 @@ func TestCountFinishedAfterKill(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ji := fixture(t, vcjob.Running, pods()...)
-			out := tc.kill(ji, statemachine.PlanOptions{Semantics: tc.sem}).Complete(nil, statemachine.UpdateAbort.Func(ji.Job), now)
+			out := tc.kill(ji, statemachine.PlanOptions{Behavior: tc.sem}).Complete(nil, statemachine.UpdateAbort.Func(ji.Job), now)
 			require.NoError(t, out.Err)
 			assert.Equal(t, tc.succeeded, out.Status.Succeeded)
 			assert.Equal(t, tc.failed, out.Status.Failed)
@@ -81,7 +81,7 @@ func TestCountFinishedAfterKill(t *testing.T) {
 func TestOutOfSyncCountedOnce(t *testing.T) {
 	for _, recount := range []bool{false, true} {
 		for _, tc := range []struct {
-			sem              semantics.Profile
+			sem              behavior.Set
 			running, failed  int32
 			wTask            map[corev1.PodPhase]int32
 			name             string
@@ -89,7 +89,7 @@ func TestOutOfSyncCountedOnce(t *testing.T) {
 		}{
 			{name: "volcano: the out-of-sync pods count by phase and as terminating", running: 4, failed: 1, terminatingAfter: 2,
 				wTask: map[corev1.PodPhase]int32{corev1.PodRunning: 3, corev1.PodFailed: 1}},
-			{name: "corrected: only as terminating", sem: semantics.Profile{OutOfSyncCountedOnce: true}, running: 3, terminatingAfter: 2,
+			{name: "corrected: only as terminating", sem: behavior.Of(behavior.OutOfSyncCountedOnce), running: 3, terminatingAfter: 2,
 				wTask: map[corev1.PodPhase]int32{corev1.PodRunning: 2}},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +97,7 @@ func TestOutOfSyncCountedOnce(t *testing.T) {
 					pod("w", 0, corev1.PodRunning), pod("w", 1, corev1.PodRunning, outOfSync), pod("w", 2, corev1.PodRunning),
 					pod("w", 3, corev1.PodFailed, outOfSync), pod("ps", 0, corev1.PodRunning))
 				p := statemachine.PlanSyncWith(ji, statemachine.PodGroupState{Exists: true, Phase: podgroup.PhaseRunning}, now,
-					statemachine.PlanOptions{Semantics: tc.sem, Recount: recount})
+					statemachine.PlanOptions{Behavior: tc.sem, Recount: recount})
 				assert.Equal(t, []string{"j-w-1", "j-w-3"}, names(p.Delete))
 				out := p.Complete(nil, nil, now)
 				require.NoError(t, out.Err)
@@ -110,31 +110,60 @@ func TestOutOfSyncCountedOnce(t *testing.T) {
 	}
 }
 
-func TestLookupWith(t *testing.T) {
+// TestTableVariants: the rows a difference or a mark selects, and the
+// rows they leave alone.
+func TestTableVariants(t *testing.T) {
 	for _, tc := range []struct {
 		state  statemachine.State
 		action vcjob.Action
-		sem    semantics.Profile
+		sem    behavior.Set
 		update statemachine.UpdateRule
 		retain statemachine.Retain
 		to     []vcjob.JobPhase
 	}{
 		// ResumeJob counts a retry in Volcano (volcano#3067).
-		{statemachine.StateAborted, vcjob.ResumeJobAction, semantics.Profile{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
-		{statemachine.StateAborted, vcjob.ResumeJobAction, semantics.Profile{ResumeKeepsRetries: true}, statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
-		{statemachine.StateAborting, vcjob.ResumeJobAction, semantics.Profile{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
-		{statemachine.StateAborting, vcjob.ResumeJobAction, semantics.Profile{ResumeKeepsRetries: true}, statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborted, vcjob.ResumeJobAction, behavior.Set{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborted, vcjob.ResumeJobAction, behavior.Of(behavior.ResumeKeepsRetries), statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborting, vcjob.ResumeJobAction, behavior.Set{}, statemachine.UpdateRestart, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
+		{statemachine.StateAborting, vcjob.ResumeJobAction, behavior.Of(behavior.ResumeKeepsRetries), statemachine.UpdateResume, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Restarting}},
 		// AbortJob in Restarting does not abort in Volcano.
-		{statemachine.StateRestarting, vcjob.AbortJobAction, semantics.Profile{}, statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
-		{statemachine.StateRestarting, vcjob.AbortJobAction, semantics.Profile{AbortWhileRestarting: true}, statemachine.UpdateAbort, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Aborting}},
+		{statemachine.StateRestarting, vcjob.AbortJobAction, behavior.Set{}, statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
+		{statemachine.StateRestarting, vcjob.AbortJobAction, behavior.Of(behavior.AbortWhileRestarting), statemachine.UpdateAbort, statemachine.RetainSoft, []vcjob.JobPhase{vcjob.Aborting}},
 		// Other actions keep their rows.
-		{statemachine.StateRestarting, vcjob.TerminateJobAction, semantics.Corrected(), statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
-		{statemachine.StateRunning, vcjob.ResumeJobAction, semantics.Corrected(), statemachine.UpdateRunningSync, "", []vcjob.JobPhase{vcjob.Completed, vcjob.Failed, vcjob.Pending}},
+		{statemachine.StateRestarting, vcjob.TerminateJobAction, behavior.Corrected(), statemachine.UpdateRestarting, statemachine.RetainNone, []vcjob.JobPhase{vcjob.Failed, vcjob.Pending}},
+		{statemachine.StateRunning, vcjob.ResumeJobAction, behavior.Corrected(), statemachine.UpdateRunningSync, "", []vcjob.JobPhase{vcjob.Completed, vcjob.Failed, vcjob.Pending}},
 	} {
-		tr := statemachine.LookupWith(tc.state, tc.action, tc.sem)
+		tr := statemachine.LookupFor(tc.state, tc.action, 0, tc.sem)
 		assert.Equal(t, tc.update, tr.Update, "%s %s %s", tc.state, tc.action, tc.sem)
 		assert.Equal(t, tc.retain, tr.Retain, "%s %s %s", tc.state, tc.action, tc.sem)
 		assert.Equal(t, tc.to, tr.To, "%s %s %s", tc.state, tc.action, tc.sem)
+	}
+	for _, tc := range []struct {
+		state  statemachine.State
+		action vcjob.Action
+		marks  statemachine.Mark
+		call   statemachine.Call
+		update statemachine.UpdateRule
+	}{
+		{statemachine.StateRunning, vcjob.RestartJobAction, statemachine.MarkKeepRetries, statemachine.CallKillJob, statemachine.UpdateResume},
+		{statemachine.StateRunning, vcjob.RestartPodAction, statemachine.MarkFailJob, statemachine.CallKillJob, statemachine.UpdateFail},
+		// Both marks: a restart that keeps retries does not fail.
+		{statemachine.StatePending, vcjob.RestartTaskAction, statemachine.MarkKeepRetries | statemachine.MarkFailJob, statemachine.CallKillTarget, statemachine.UpdateResume},
+		// In Restarting a restart counts no retry anyway; beyond the
+		// budget it fails, but a sync stays a sync.
+		{statemachine.StateRestarting, vcjob.RestartPodAction, statemachine.MarkKeepRetries, statemachine.CallKillTarget, statemachine.UpdateRestarting},
+		{statemachine.StateRestarting, vcjob.RestartJobAction, statemachine.MarkFailJob, statemachine.CallKillJob, statemachine.UpdateFail},
+		{statemachine.StateRestarting, vcjob.SyncJobAction, statemachine.MarkFailJob, statemachine.CallSyncJob, statemachine.UpdateRestarting},
+		{statemachine.StateRunning, vcjob.SyncJobAction, statemachine.MarkFailJob, statemachine.CallSyncJob, statemachine.UpdateRunningSync},
+		{statemachine.StateFinished, vcjob.RestartJobAction, statemachine.MarkFailJob, statemachine.CallKillJob, statemachine.UpdateKeep},
+	} {
+		tr := statemachine.LookupFor(tc.state, tc.action, tc.marks, behavior.Set{})
+		assert.Equal(t, tc.call, tr.Call, "%s %s %s", tc.state, tc.action, tc.marks)
+		assert.Equal(t, tc.update, tr.Update, "%s %s %s", tc.state, tc.action, tc.marks)
+	}
+	for _, state := range []statemachine.State{statemachine.StateFinished, statemachine.StateAborted} {
+		tr := statemachine.LookupFor(state, vcjob.SyncJobAction, 0, behavior.Of(behavior.LeaveFinishedJobs))
+		assert.Equal(t, statemachine.CallKillJobUnlessIdle, tr.Call, state)
 	}
 	s := vcjob.JobStatus{RetryCount: 2, State: vcjob.JobState{Phase: vcjob.Aborted}}
 	assert.True(t, statemachine.UpdateResume.Func(nil)(&s))
@@ -160,17 +189,17 @@ func (c *calls) KillTarget(context.Context, *jobinfo.Info, request.Target, state
 }
 
 func TestLeaveFinishedJobs(t *testing.T) {
-	leave := semantics.Profile{LeaveFinishedJobs: true}
+	leave := behavior.Of(behavior.LeaveFinishedJobs)
 	done := []*corev1.Pod{pod("w", 0, corev1.PodSucceeded), pod("w", 1, corev1.PodFailed), pod("ps", 0, corev1.PodSucceeded, terminating)}
 	for _, tc := range []struct {
 		name   string
 		phase  vcjob.JobPhase
 		action vcjob.Action
-		sem    semantics.Profile
+		sem    behavior.Set
 		pods   []*corev1.Pod
 		want   statemachine.Call
 	}{
-		{"volcano kills a finished job again", vcjob.Completed, vcjob.SyncJobAction, semantics.Profile{}, done, statemachine.CallKillJob},
+		{"volcano kills a finished job again", vcjob.Completed, vcjob.SyncJobAction, behavior.Set{}, done, statemachine.CallKillJob},
 		{"corrected leaves it alone", vcjob.Completed, vcjob.SyncJobAction, leave, done, statemachine.CallNone},
 		{"also a command", vcjob.Failed, vcjob.RestartJobAction, leave, done, statemachine.CallNone},
 		{"also Terminated", vcjob.Terminated, vcjob.SyncJobAction, leave, done, statemachine.CallNone},
@@ -183,7 +212,7 @@ func TestLeaveFinishedJobs(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ji := fixture(t, tc.phase, tc.pods...)
 			var c calls
-			tr, err := statemachine.ExecuteWith(context.Background(), &c, ji, tc.action, request.Target{}, statemachine.Options{Semantics: tc.sem})
+			tr, err := statemachine.ExecuteWith(context.Background(), &c, ji, tc.action, request.Target{}, statemachine.Options{Behavior: tc.sem})
 			require.NoError(t, err)
 			assert.Equal(t, tc.want, tr.Call)
 			if tc.want == statemachine.CallNone {
@@ -203,18 +232,18 @@ func TestExecuteReadsTheJobsAnnotation(t *testing.T) {
 	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "Volcano's without the annotation")
 
 	job := ji.Job.DeepCopy()
-	job.Annotations = map[string]string{semantics.Annotation: "abort-while-restarting"}
+	job.Annotations = map[string]string{behavior.Annotation: "abort-while-restarting"}
 	ji.SetJob(job)
 	tr, err = statemachine.Execute(context.Background(), &c, ji, vcjob.AbortJobAction, request.Target{})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
-	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, request.Target{}, statemachine.Options{Semantics: semantics.Corrected()})
+	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, request.Target{}, statemachine.Options{Behavior: behavior.Corrected()})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateAbort, tr.Update)
 	job = job.DeepCopy()
-	job.Annotations[semantics.Annotation] = "volcano"
+	job.Annotations[behavior.Annotation] = "volcano"
 	ji.SetJob(job)
-	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, request.Target{}, statemachine.Options{Semantics: semantics.Corrected()})
+	tr, err = statemachine.ExecuteWith(context.Background(), &c, ji, vcjob.AbortJobAction, request.Target{}, statemachine.Options{Behavior: behavior.Corrected()})
 	require.NoError(t, err)
 	assert.Equal(t, statemachine.UpdateRestarting, tr.Update, "the job asks for Volcano's over the embedder's")
 }
@@ -231,4 +260,23 @@ func TestAppliedExtensionsFor(t *testing.T) {
 	assert.Same(t, first, a.ExtensionsFor(job.DeepCopy()), "decoded once")
 	job.Annotations[policy.ExtensionsAnnotation] = "bogus: 1"
 	assert.Nil(t, a.ExtensionsFor(job), "a document that does not decode gives none")
+}
+
+// TestEveryTableDifferenceHasARow: a difference whose owner the registry
+// names as the table selects at least one row, and every row's difference
+// names the table as its owner.
+func TestEveryTableDifferenceHasARow(t *testing.T) {
+	tagged := map[behavior.ID]bool{}
+	for _, tr := range statemachine.Table() {
+		if tr.When != 0 {
+			tagged[tr.When] = true
+			owner := tr.When.Entry().Owner
+			assert.True(t, owner == "statemachine.Table" || owner == "statemachine.leaveAlone", "%s: row of %s, owned by %s", tr.When, tr.State, owner)
+		}
+	}
+	for _, e := range behavior.Registry() {
+		if e.Owner == "statemachine.Table" {
+			assert.True(t, tagged[e.ID], "%s: owned by the table, but no row is tagged with it", e.Name)
+		}
+	}
 }

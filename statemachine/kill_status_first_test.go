@@ -10,8 +10,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
 )
@@ -42,7 +42,7 @@ func killCluster(t *testing.T, phase vcjob.JobPhase, annotation string, pods ...
 	c.Watch = true
 	job := fixture(t, phase).Job.DeepCopy()
 	if annotation != "" {
-		job.Annotations = map[string]string{semantics.Annotation: annotation}
+		job.Annotations = map[string]string{behavior.Annotation: annotation}
 	}
 	c.PutJob(job)
 	for _, p := range pods {
@@ -55,11 +55,11 @@ func killCluster(t *testing.T, phase vcjob.JobPhase, annotation string, pods ...
 // retry count and version before its first delete, then the counts after
 // the deletes as Volcano does; other kills keep Volcano's order.
 func TestKillStatusFirst(t *testing.T) {
-	on := semantics.Profile{KillStatusFirst: true}
+	on := behavior.Of(behavior.KillStatusFirst)
 	running := []*corev1.Pod{pod("w", 0, corev1.PodRunning), pod("w", 1, corev1.PodRunning)}
 	for _, tc := range []struct {
 		name       string
-		sem        semantics.Profile
+		sem        behavior.Set
 		annotation string
 		phase      vcjob.JobPhase
 		pods       []*corev1.Pod
@@ -97,7 +97,7 @@ func TestKillStatusFirst(t *testing.T) {
 			c, rec := killCluster(t, tc.phase, tc.annotation, tc.pods...)
 			ji, err := c.JobInfo("ns", "j")
 			require.NoError(t, err)
-			a := &statemachine.Applied{Applier: rec, Now: now, Semantics: tc.sem}
+			a := &statemachine.Applied{Applier: rec, Now: now, Behavior: tc.sem}
 			update := tc.update.Func(ji.Job)
 			if tc.call == statemachine.CallKillJob {
 				err = a.KillJob(context.Background(), ji, tc.retain, update)
@@ -131,20 +131,20 @@ func TestKillStatusFirst(t *testing.T) {
 // controller's sync finishes the abort.
 func TestKillStatusFirstSurvivesAStop(t *testing.T) {
 	for _, tc := range []struct {
-		sem           semantics.Profile
+		sem           behavior.Set
 		stopped, next vcjob.JobPhase
 		version       int32
 	}{
-		{sem: semantics.Profile{}, stopped: vcjob.Running, next: vcjob.Running, version: 2},
-		{sem: semantics.Profile{KillStatusFirst: true}, stopped: vcjob.Aborting, next: vcjob.Aborting, version: 3},
+		{sem: behavior.Set{}, stopped: vcjob.Running, next: vcjob.Running, version: 2},
+		{sem: behavior.Of(behavior.KillStatusFirst), stopped: vcjob.Aborting, next: vcjob.Aborting, version: 3},
 	} {
 		t.Run(tc.sem.String(), func(t *testing.T) {
 			c, rec := killCluster(t, vcjob.Running, "", pod("w", 0, corev1.PodRunning), pod("w", 1, corev1.PodRunning))
 			c.FailDelete = func(*corev1.Pod) error { return assert.AnError }
 			ji, err := c.JobInfo("ns", "j")
 			require.NoError(t, err)
-			a := &statemachine.Applied{Applier: rec, Now: now, Semantics: tc.sem}
-			_, err = statemachine.ExecuteWith(context.Background(), a, ji, vcjob.AbortJobAction, request.Target{}, statemachine.Options{Semantics: tc.sem})
+			a := &statemachine.Applied{Applier: rec, Now: now, Behavior: tc.sem}
+			_, err = statemachine.ExecuteWith(context.Background(), a, ji, vcjob.AbortJobAction, request.Target{}, statemachine.Options{Behavior: tc.sem})
 			require.Error(t, err)
 			st := c.Job("ns", "j").Status
 			assert.Equal(t, tc.stopped, st.State.Phase)
@@ -155,11 +155,11 @@ func TestKillStatusFirstSurvivesAStop(t *testing.T) {
 			c.FailDelete = nil
 			ji, err = c.JobInfo("ns", "j")
 			require.NoError(t, err)
-			next := &statemachine.Applied{Applier: c, Now: now, Semantics: tc.sem}
-			tr, err := statemachine.ExecuteWith(context.Background(), next, ji, vcjob.SyncJobAction, request.Target{}, statemachine.Options{Semantics: tc.sem})
+			next := &statemachine.Applied{Applier: c, Now: now, Behavior: tc.sem}
+			tr, err := statemachine.ExecuteWith(context.Background(), next, ji, vcjob.SyncJobAction, request.Target{}, statemachine.Options{Behavior: tc.sem})
 			require.NoError(t, err)
 			assert.Equal(t, tc.next, c.Job("ns", "j").Status.State.Phase)
-			if tc.sem.KillStatusFirst {
+			if tc.sem.Has(behavior.KillStatusFirst) {
 				assert.Equal(t, statemachine.CallKillJob, tr.Call, "Aborting kills again")
 				assert.Empty(t, c.Pods("ns", "j"), "the abort is done")
 			} else {

@@ -7,14 +7,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/cache"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/request"
-	"github.com/vcjob/vcjob/semantics"
 )
 
-// unhandledFailure finds, for semantics.Profile.FailurePolicyBeforeSync, the
+// unhandledFailure finds, for behavior.FailurePolicyBeforeSync, the
 // first Failed pod (by name) of ji's Running job that no step has acted on
 // and whose failure the job's policies act on at once: its PodFailed
 // request, as the cache raises it, and the decision for it. A pod counts
@@ -23,7 +23,7 @@ import (
 // of Running (every action but SyncJob does), been deleted by it, or been
 // left behind by a version bump. A failure whose policy waits (a timeout)
 // is left to its own request.
-func unhandledFailure(ji *jobinfo.Info, ext *policy.Extensions, sem semantics.Profile) (request.Request, policy.Decision, bool) {
+func unhandledFailure(ji *jobinfo.Info, ext *policy.Extensions, sem behavior.Set) (request.Request, policy.Decision, bool) {
 	job := ji.Job
 	if job.Status.State.Phase != vcjob.Running || job.DeletionTimestamp != nil {
 		return request.Request{}, policy.Decision{}, false
