@@ -112,8 +112,8 @@ func TestParseAndString(t *testing.T) {
 		{base: all, value: "volcano,leave-finished-jobs", want: behavior.Of(behavior.LeaveFinishedJobs)},
 		{base: behavior.Of(behavior.AbortWhileRestarting), value: "out-of-sync-counted-once", want: behavior.Of(behavior.AbortWhileRestarting, behavior.OutOfSyncCountedOnce)},
 		{base: all, value: "strict", want: all, err: true},
-		{value: "retry-budget", err: true},                    // an extension is asked for by the policy annotation
-		{value: "deterministic-claim-names", err: true},       // a choice is the embedder's option
+		{value: "retry-budget", err: true},              // an extension is asked for by the policy annotation
+		{value: "deterministic-claim-names", err: true}, // a choice is the embedder's option
 		{value: "-", err: true},
 	} {
 		got, err := behavior.Parse(tc.base, tc.value)

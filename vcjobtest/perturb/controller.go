@@ -33,7 +33,7 @@ type Controller struct {
 	Name      string
 	// Semantics and Plugins are those of every controller of the run.
 	Behavior behavior.Set
-	Plugins   *plugins.Registry
+	Plugins  *plugins.Registry
 
 	// Cache and Step are the current controller's.
 	Cache *cache.Cache

@@ -26,7 +26,7 @@ import (
 // A new job in Pending waits for the same move, and is stuck the same way.
 func TestJobGetsItsPodsWhenARelistShowsItsPodGroupInqueue(t *testing.T) {
 	for _, phase := range []vcjob.JobPhase{vcjob.Restarting, vcjob.Pending} {
-		for _, sem := range []behavior.Set{{}, {PodGroupPhaseOnAdd: true}} {
+		for _, sem := range []behavior.Set{{}, behavior.Of(behavior.PodGroupPhaseOnAdd)} {
 			t.Run(string(phase)+"/"+sem.String(), func(t *testing.T) { testRelistShowsPodGroupInqueue(t, phase, sem) })
 		}
 	}

@@ -22,7 +22,7 @@ func newStep(c *Controller, applier statemachine.Applier) *worker.Step {
 	return &worker.Step{Jobs: c.jobs, Delays: delay.New(), Cluster: &statemachine.Applied{
 		Applier: applier, Plugins: c.plugins, Priorities: c.priority,
 		// Claim names nobody can predict, as Volcano's.
-		Names:     statemachine.RandomNames(),
+		Names:    statemachine.RandomNames(),
 		Behavior: c.cfg.Behavior,
 	}}
 }
