@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/request"
 )
 
@@ -34,21 +35,18 @@ func ending(phase vcjob.JobPhase) bool {
 }
 
 // extend registers, after a step on job, the delayed actions its policy
-// extensions need: its deadline while it is not ending, and a SyncJob at
-// the end of a restart backoff that held back its pods. A registration
-// already pending is dropped by the queue, so this is idempotent.
-func (s *Step) extend(job *vcjob.Job, rec *Record, now time.Time) {
-	if job == nil {
-		return
-	}
+// extensions ext need: its deadline while it is not ending, and a SyncJob
+// at the end of a restart backoff that held back its pods. A registration
+// already pending is dropped by the queue, so this is idempotent. A job
+// without extensions never comes here.
+func (s *Step) extend(job *vcjob.Job, ext *policy.Extensions, rec *Record, now time.Time) {
 	if rec.Effects.HeldUntil != nil {
 		req := request.Request{Namespace: job.Namespace, JobName: job.Name, JobUID: job.UID, PodUID: backoffUID, Event: BackoffEvent}
 		if e, added := s.Delays.RegisterByPodUID(req, vcjob.SyncJobAction, request.Target{Level: vcjob.JobLevel}, rec.Effects.HeldUntil.Sub(now), now); added {
 			rec.Extended = append(rec.Extended, e)
 		}
 	}
-	ext := s.Cluster.ExtensionsFor(job)
-	if ext == nil || ext.Deadline == nil || ending(rec.PhaseAfter) {
+	if ext.Deadline == nil || ending(rec.PhaseAfter) {
 		return
 	}
 	due, ok := ext.Deadline.Due(job)

@@ -145,7 +145,7 @@ func (s *Step) Process(ctx context.Context, req request.Request, now time.Time) 
 			rec.FailureFirst, decided, d = &f, f, fd
 		}
 	}
-	if d.Delay == 0 && policy.NeedsHistory(ext) {
+	if d.Delay == 0 && ext != nil && policy.NeedsHistory(ext) {
 		d = policy.Stateful(ext, s.history(ji.Job), d, decided, now)
 		rec.Escalated, rec.FailJob = d.Escalated, d.FailJob
 	}
@@ -165,11 +165,15 @@ func (s *Step) Process(ctx context.Context, req request.Request, now time.Time) 
 			rec.DelayDropped = true
 		}
 		rec.PhaseAfter = rec.PhaseBefore
-		s.extend(ji.Job, &rec, now)
+		if ext != nil {
+			s.extend(ji.Job, ext, &rec, now)
+		}
 		return rec
 	}
-	s.execute(ctx, ji, &rec, set, now)
-	s.extend(ji.Job, &rec, now)
+	s.execute(ctx, ji, &rec, set, ext, now)
+	if ext != nil {
+		s.extend(ji.Job, ext, &rec, now)
+	}
 	return rec
 }
 
@@ -186,8 +190,11 @@ func (s *Step) Fire(ctx context.Context, e delay.Entry, now time.Time) Record {
 		rec.Skipped = "the job is ending already: its deadline has nothing to do"
 		return rec
 	}
-	s.execute(ctx, ji, &rec, s.Cluster.Behavior.For(ji.Job), now)
-	s.extend(ji.Job, &rec, now)
+	ext := s.Cluster.ExtensionsFor(ji.Job)
+	s.execute(ctx, ji, &rec, s.Cluster.Behavior.For(ji.Job), ext, now)
+	if ext != nil {
+		s.extend(ji.Job, ext, &rec, now)
+	}
 	return rec
 }
 
@@ -243,8 +250,9 @@ func (s *Step) snapshot(namespace, name string, rec *Record) (*jobinfo.Info, boo
 }
 
 // execute runs the record's action under the job's behaviour set, with
-// the policy extensions' marks the record carries.
-func (s *Step) execute(ctx context.Context, ji *jobinfo.Info, rec *Record, set behavior.Set, now time.Time) {
+// the policy extensions' marks the record carries; ext are the job's
+// extensions (nil: none).
+func (s *Step) execute(ctx context.Context, ji *jobinfo.Info, rec *Record, set behavior.Set, ext *policy.Extensions, now time.Time) {
 	s.Cluster.Now = metav1.NewTime(now)
 	var marks statemachine.Mark
 	if rec.KeepRetries {
@@ -258,10 +266,8 @@ func (s *Step) execute(ctx context.Context, ji *jobinfo.Info, rec *Record, set b
 		return
 	}
 	rec.Cancelled = append(rec.Cancelled, s.Delays.CleanupAfter(ji.Job.Namespace, ji.Job.Name, rec.Action, rec.Target)...)
-	if tr.Call != statemachine.CallNone {
-		if ext := s.Cluster.ExtensionsFor(ji.Job); policy.NeedsHistory(ext) {
-			s.history(ji.Job).Record(ext, rec.Action, rec.Target, now)
-		}
+	if ext != nil && tr.Call != statemachine.CallNone && policy.NeedsHistory(ext) {
+		s.history(ji.Job).Record(ext, rec.Action, rec.Target, now)
 	}
 }
 
