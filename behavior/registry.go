@@ -17,6 +17,10 @@ const (
 	// Choice: vcjob's own choice in what it writes or how it runs, asked
 	// for by the embedder through the option named in Entry.Enable.
 	Choice Kind = "choice"
+	// Upstream: a change in Volcano's own code between releases. A
+	// version has it or not (Entry.Tags); Set.WithVersion picks the
+	// version.
+	Upstream Kind = "upstream"
 )
 
 // ID names one difference. The zero ID names none.
@@ -68,6 +72,9 @@ const (
 // bit is id's bit in a Set.
 func (id ID) bit() uint64 { return 1 << (id & 63) }
 
+// upstream reports whether id is an upstream change.
+func (id ID) upstream() bool { return id.Entry().Kind == Upstream }
+
 // Entry describes one difference from Volcano. Owner and Tests name code
 // of this repository: a symbol as "<package dir>.<Name>",
 // "<package dir>.<Type>.<Field or Method>" or
@@ -95,6 +102,9 @@ type Entry struct {
 	Owner string `json:"owner"`
 	// Tests pin it.
 	Tests []string `json:"tests"`
+	// Tags are, for an upstream change, the Volcano versions that contain
+	// it (backports included), by their names in VersionNames.
+	Tags []string `json:"tags,omitempty"`
 }
 
 // Entry is id's entry; the zero Entry for an unknown id.

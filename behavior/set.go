@@ -14,48 +14,101 @@ import (
 // own key: Volcano ignores it.
 const Annotation = "vcjob.dev/semantics"
 
-// Set is the behaviour a job is decided under: which corrections are on.
-// The zero Set decides as Volcano does; Corrected turns every correction
-// on, Of names some. A Set is a value: compare it with ==.
+// Set is the behaviour a job is decided under: the Volcano version whose
+// upstream changes it has, and which corrections are on. The zero Set
+// decides as Volcano's DefaultVersion does; ForVersion picks another
+// version, Corrected turns every correction on, Of names some. A Set is a
+// value: compare it with ==.
 type Set struct {
+	version Version
+	// bits are the differences on, but for the upstream changes, whose
+	// bit says the set differs there from DefaultVersion: so the zero
+	// Set is DefaultVersion's.
 	bits uint64
 }
 
-// Of is the Set with the differences ids on.
-func Of(ids ...ID) Set { return Set{}.With(ids...) }
-
-// Corrected is the Set with every correction on.
-func Corrected() Set {
-	var s Set
+// defaultBits are the upstream changes DefaultVersion has; corrections are
+// off by default. Computed once from the registry, never written.
+var defaultBits = func() uint64 {
+	var b uint64
+	v := Version{}
 	for i := range entries {
-		if entries[i].Kind == Correction {
-			s.bits |= entries[i].ID.bit()
+		if entries[i].Kind == Upstream && v.Has(entries[i].ID) {
+			b |= entries[i].ID.bit()
+		}
+	}
+	return b
+}()
+
+// ForVersion is the Set of Volcano version v, with no correction on.
+func ForVersion(v Version) Set { return Set{}.WithVersion(v) }
+
+// WithVersion is s deciding as Volcano version v does; its corrections
+// stay as they are.
+func (s Set) WithVersion(v Version) Set {
+	s.version = v
+	for i := range entries {
+		e := &entries[i]
+		if e.Kind != Upstream {
+			continue
+		}
+		if v.Has(e.ID) != (defaultBits&e.ID.bit() != 0) {
+			s.bits |= e.ID.bit()
+		} else {
+			s.bits &^= e.ID.bit()
 		}
 	}
 	return s
 }
 
-// Has reports whether id is on in s.
-func (s Set) Has(id ID) bool { return s.bits&id.bit() != 0 }
+// Version is the Volcano version s decides as.
+func (s Set) Version() Version { return s.version }
 
-// With is s with ids on.
+// Of is the Set with the differences ids on.
+func Of(ids ...ID) Set { return Set{}.With(ids...) }
+
+// Corrected is the Set of DefaultVersion with every correction on.
+func Corrected() Set { return Set{bits: correctionBits} }
+
+// correctionBits are the corrections' bits.
+var correctionBits = func() uint64 {
+	var b uint64
+	for i := range entries {
+		if entries[i].Kind == Correction {
+			b |= entries[i].ID.bit()
+		}
+	}
+	return b
+}()
+
+// Has reports whether id is on in s: a correction or an extension's mark
+// turned on, or an upstream change s's version has.
+func (s Set) Has(id ID) bool { return (s.bits^defaultBits)&id.bit() != 0 }
+
+// With is s with ids on. An upstream change is a version's, not a
+// switch: With and Without leave those alone (see WithVersion).
 func (s Set) With(ids ...ID) Set {
 	for _, id := range ids {
-		s.bits |= id.bit()
+		if !id.upstream() {
+			s.bits |= id.bit()
+		}
 	}
 	return s
 }
 
-// Without is s with ids off.
+// Without is s with ids off (but for upstream changes, as With).
 func (s Set) Without(ids ...ID) Set {
 	for _, id := range ids {
-		s.bits &^= id.bit()
+		if !id.upstream() {
+			s.bits &^= id.bit()
+		}
 	}
 	return s
 }
 
-// IsVolcano reports whether s decides everything as Volcano does.
-func (s Set) IsVolcano() bool { return s == Set{} }
+// IsVolcano reports whether s decides as Volcano (its version) does: no
+// correction is on.
+func (s Set) IsVolcano() bool { return len(s.Corrections()) == 0 }
 
 // Corrections lists the corrections on in s, in registry order.
 func (s Set) Corrections() []ID {
@@ -71,10 +124,10 @@ func (s Set) Corrections() []ID {
 // String is "volcano", "corrected", or the names of the corrections that
 // are on, comma-separated: a value Parse reads back.
 func (s Set) String() string {
-	switch s {
-	case Set{}:
+	switch {
+	case s.IsVolcano():
 		return "volcano"
-	case Corrected():
+	case s.bits&correctionBits == Corrected().bits:
 		return "corrected"
 	}
 	on := s.Corrections()
@@ -88,9 +141,10 @@ func (s Set) String() string {
 // MarshalText writes String, so records and reports carry the Set by name.
 func (s Set) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
-// UnmarshalText reads what MarshalText wrote (Parse over the zero Set).
+// UnmarshalText reads what MarshalText wrote (Parse over the Set's
+// version, no correction on).
 func (s *Set) UnmarshalText(text []byte) error {
-	out, err := Parse(Set{}, string(text))
+	out, err := Parse(ForVersion(s.version), string(text))
 	if err != nil {
 		return err
 	}
