@@ -55,9 +55,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "simulate: -semantics:", err)
 		return 2
 	}
-	if *compare && sem.IsVolcano() {
-		sem = semantics.Corrected()
-	}
 	if err := runFiles(*jobPath, *name, fs.Arg(0), *output, sem, *compare, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "simulate:", err)
 		return 1
