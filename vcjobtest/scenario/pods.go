@@ -11,7 +11,8 @@ import (
 )
 
 // This file holds what the verbs acting on pods share: their PODS
-// argument, which pods it names now, and the kubelet's copy of a pod.
+// argument, which pods it names now, the node the simulated scheduler
+// binds a pod to, and the kubelet's copy of a pod.
 
 // parsePods parses "VERB PODS".
 func parsePods(c *Command, args []string) error {
@@ -128,6 +129,28 @@ func (s *sim) kubelet(p *corev1.Pod, set func(p *corev1.Pod)) {
 // terminated is a container state that exited with code.
 func terminated(code int32) corev1.ContainerState {
 	return corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}}
+}
+
+// NodeFor is the node the simulated scheduler binds a pod to: the one
+// its required node affinity names by metadata.name or by the
+// kubernetes.io/hostname label (the first value of the first term that
+// names one), else node-0.
+func NodeFor(p *corev1.Pod) string {
+	if a := p.Spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		for _, term := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+			for _, f := range term.MatchFields {
+				if f.Key == "metadata.name" && f.Operator == corev1.NodeSelectorOpIn && len(f.Values) > 0 {
+					return f.Values[0]
+				}
+			}
+			for _, e := range term.MatchExpressions {
+				if e.Key == corev1.LabelHostname && e.Operator == corev1.NodeSelectorOpIn && len(e.Values) > 0 {
+					return e.Values[0]
+				}
+			}
+		}
+	}
+	return "node-0"
 }
 
 // podNamed is the pod of that name or short name (TASK-INDEX), or nil.

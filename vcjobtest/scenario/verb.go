@@ -15,6 +15,9 @@ type verb struct {
 	name string
 	// help is the verb's entry in Usage: one or more forms.
 	help []usage
+	// example is a line of the verb that parses, for the tests (and the
+	// fuzz target's seeds).
+	example string
 	// parse reads the words after the verb into c (c.verb is set); an
 	// error says what is wrong, Parse adds the line.
 	parse func(c *Command, args []string) error

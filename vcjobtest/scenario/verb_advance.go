@@ -10,7 +10,8 @@ import (
 // collector deleted the job.
 func advanceVerb() verb {
 	return verb{
-		name: "advance",
+		name:    "advance",
+		example: "advance 10m",
 		help: []usage{{"advance DURATION", "time passes (Go duration: 30s, 10m); delayed actions fire,\n" +
 			"failed requests come back (requeued: 5ms doubling, 15 times),\n" +
 			"and the garbage collector deletes a finished job whose\n" +

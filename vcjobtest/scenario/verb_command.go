@@ -13,10 +13,11 @@ import (
 // for one of the policy actions on the job.
 func commandVerb() verb {
 	return verb{
-		name:  "command",
-		help:  []usage{{"command ACTION", "a Command asks for ACTION (AbortJob, ResumeJob, ...)"}},
-		parse: parseAction,
-		play:  playCommand,
+		name:    "command",
+		example: "command AbortJob",
+		help:    []usage{{"command ACTION", "a Command asks for ACTION (AbortJob, ResumeJob, ...)"}},
+		parse:   parseAction,
+		play:    playCommand,
 	}
 }
 

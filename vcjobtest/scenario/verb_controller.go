@@ -14,7 +14,8 @@ import (
 // deleted (the new controller lists nothing of it).
 func controllerVerb() verb {
 	return verb{
-		name: "controller",
+		name:    "controller",
+		example: "controller restart held",
 		help: []usage{{"controller restart [held]", "the job controller restarts: its cache, queue, requeues and\n" +
 			"delayed actions are lost; the new one lists the job, then its\n" +
 			"pods, as adds, and handles what they raise; with held, those\n" +

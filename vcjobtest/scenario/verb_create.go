@@ -5,6 +5,7 @@ package scenario
 func createVerb() verb {
 	return verb{
 		name:        "create",
+		example:     "create",
 		help:        []usage{{"create", "the deleted job is created again from its manifest (a new UID)"}},
 		parse:       noArgs,
 		play:        playCreate,

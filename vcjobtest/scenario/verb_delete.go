@@ -9,7 +9,8 @@ import (
 // finalizer. Volcano's end-to-end suites delete jobs in every phase.
 func deleteVerb() verb {
 	return verb{
-		name: "delete",
+		name:    "delete",
+		example: "delete worker-0",
 		help: []usage{{"delete [POD...]", "the job is deleted: the garbage collector removes its pods and\n" +
 			"PodGroup at once, but the pods listed, which a finalizer holds,\n" +
 			"being deleted; then only advance, release and create"}},

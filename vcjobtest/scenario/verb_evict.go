@@ -8,11 +8,12 @@ import (
 // controller sees PodEvicted). A group takes every pod not being deleted.
 func evictVerb() verb {
 	return verb{
-		name:  "evict",
-		help:  []usage{{"evict PODS", "pods are deleted by someone else (PodEvicted)"}},
-		parse: parsePods,
-		play:  playEvict,
-		group: anyPod,
+		name:    "evict",
+		example: "evict worker-0",
+		help:    []usage{{"evict PODS", "pods are deleted by someone else (PodEvicted)"}},
+		parse:   parsePods,
+		play:    playEvict,
+		group:   anyPod,
 	}
 }
 

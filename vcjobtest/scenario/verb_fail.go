@@ -10,11 +10,12 @@ import (
 // exiting with CODE, the others with 1.
 func failVerb() verb {
 	return verb{
-		name:  "fail",
-		help:  []usage{{"fail PODS [CODE]", "pods fail, the first container exiting with CODE (default 1)"}},
-		parse: parsePodsNumber,
-		play:  playFail,
-		group: runningPod,
+		name:    "fail",
+		example: "fail worker-1 137",
+		help:    []usage{{"fail PODS [CODE]", "pods fail, the first container exiting with CODE (default 1)"}},
+		parse:   parsePodsNumber,
+		play:    playFail,
+		group:   runningPod,
 	}
 }
 

@@ -4,10 +4,11 @@ package scenario
 // are gone.
 func finishVerb() verb {
 	return verb{
-		name:  "finish",
-		help:  []usage{{"finish", "pods being deleted finish terminating and disappear"}},
-		parse: noArgs,
-		play:  playFinish,
+		name:    "finish",
+		example: "finish",
+		help:    []usage{{"finish", "pods being deleted finish terminating and disappear"}},
+		parse:   noArgs,
+		play:    playFinish,
 	}
 }
 

@@ -14,24 +14,31 @@ func podPhase(name string) verb {
 	ready, exited := false, false
 	switch name {
 	case "start":
+		v.example = "start all"
 		v.help = []usage{{"start PODS", "Pending pods are bound and run, containers ready (PodRunning)"}}
 		phase, ready, v.group = corev1.PodRunning, true, pendingPod
 	case "run":
+		v.example = "run worker-*"
 		v.help = []usage{{"run PODS", "pods are bound and run, containers not ready yet"}}
 		phase, v.group = corev1.PodRunning, pendingPod
 	case "pending":
+		v.example = "pending worker-0"
 		v.help = []usage{{"pending PODS", "pods go back to Pending"}}
 		phase = corev1.PodPending
 	case "ready":
+		v.example = "ready all"
 		v.help = []usage{{"ready PODS", "containers become ready"}}
 		phase, ready = corev1.PodRunning, true
 	case "unready":
+		v.example = "unready worker-0"
 		v.help = []usage{{"unready PODS", "containers stop being ready"}}
 		phase = corev1.PodRunning
 	case "succeed":
+		v.example = "succeed all"
 		v.help = []usage{{"succeed PODS", "pods succeed"}}
 		phase, exited = corev1.PodSucceeded, true
 	case "unknown":
+		v.example = "unknown worker-0"
 		v.help = []usage{{"unknown PODS", "pods' phase becomes Unknown"}}
 		phase = corev1.PodUnknown
 	default:

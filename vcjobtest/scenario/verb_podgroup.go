@@ -14,7 +14,8 @@ import (
 // relist shows the PodGroup as new, already in PHASE.
 func podGroupVerb() verb {
 	return verb{
-		name: "podgroup",
+		name:    "podgroup",
+		example: "podgroup Inqueue relisted",
 		help: []usage{
 			{"podgroup PHASE", "the scheduler sets the PodGroup's phase (Pending, Inqueue, Running, Unknown)"},
 			{"podgroup PHASE relisted", "the same, but the watch loses the change: a relist shows the\n" +

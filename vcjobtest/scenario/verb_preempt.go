@@ -9,11 +9,12 @@ import (
 // with its containers exiting 143 (SIGTERM).
 func preemptVerb() verb {
 	return verb{
-		name:  "preempt",
-		help:  []usage{{"preempt PODS", "pods are disrupted: a DisruptionTarget condition, then Failed (exit 143)"}},
-		parse: parsePods,
-		play:  playPreempt,
-		group: runningPod,
+		name:    "preempt",
+		example: "preempt worker-1",
+		help:    []usage{{"preempt PODS", "pods are disrupted: a DisruptionTarget condition, then Failed (exit 143)"}},
+		parse:   parsePods,
+		play:    playPreempt,
+		group:   runningPod,
 	}
 }
 

@@ -4,10 +4,11 @@ package scenario
 // job's namespace.
 func pvcVerb() verb {
 	return verb{
-		name:  "pvc",
-		help:  []usage{{"pvc NAME", "someone creates the volume claim NAME in the job's namespace"}},
-		parse: parseClaim,
-		play:  playClaim,
+		name:    "pvc",
+		example: "pvc data",
+		help:    []usage{{"pvc NAME", "someone creates the volume claim NAME in the job's namespace"}},
+		parse:   parseClaim,
+		play:    playClaim,
 	}
 }
 

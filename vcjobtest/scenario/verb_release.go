@@ -10,6 +10,7 @@ import (
 func releaseVerb() verb {
 	return verb{
 		name:        "release",
+		example:     "release worker-0",
 		help:        []usage{{"release POD...", "the finalizer holding the pods goes (a pod being deleted is gone)"}},
 		parse:       parseReleased,
 		play:        playRelease,

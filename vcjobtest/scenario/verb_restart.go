@@ -9,11 +9,12 @@ import (
 // Pending.
 func restartVerb() verb {
 	return verb{
-		name:  "restart",
-		help:  []usage{{"restart PODS [N]", "containers restart N times (default 1); the pod stays Running (or Pending)"}},
-		parse: parsePodsNumber,
-		play:  playRestart,
-		group: runningPod,
+		name:    "restart",
+		example: "restart worker-0 2",
+		help:    []usage{{"restart PODS [N]", "containers restart N times (default 1); the pod stays Running (or Pending)"}},
+		parse:   parsePodsNumber,
+		play:    playRestart,
+		group:   runningPod,
 	}
 }
 

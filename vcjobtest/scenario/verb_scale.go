@@ -11,10 +11,11 @@ import (
 // N replicas (and a minAvailable no larger).
 func scaleVerb() verb {
 	return verb{
-		name:  "scale",
-		help:  []usage{{"scale TASK N", "the job is updated: TASK gets N replicas"}},
-		parse: parseScale,
-		play:  playScale,
+		name:    "scale",
+		example: "scale worker 3",
+		help:    []usage{{"scale TASK N", "the job is updated: TASK gets N replicas"}},
+		parse:   parseScale,
+		play:    playScale,
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 // cannot replace).
 func unschedulableVerb() verb {
 	return verb{
-		name: "unschedulable",
+		name:    "unschedulable",
+		example: "unschedulable no GPU left",
 		help: []usage{{"unschedulable [REASON]", "the scheduler cannot place the gang: the PodGroup gets a true\n" +
 			"Unschedulable condition and a Warning Unschedulable Event, and its\n" +
 			"phase from the pods (Unknown if a pod runs, Running if minMember are\n" +

@@ -12,10 +12,11 @@ import (
 // Volcano's end-to-end tests do.
 func updateVerb() verb {
 	return verb{
-		name:  "update",
-		help:  []usage{{"update FIELD=N...", "the job is updated: minAvailable, TASK.replicas, TASK.minAvailable"}},
-		parse: parseUpdates,
-		play:  playUpdate,
+		name:    "update",
+		example: "update minAvailable=1 worker.replicas=3",
+		help:    []usage{{"update FIELD=N...", "the job is updated: minAvailable, TASK.replicas, TASK.minAvailable"}},
+		parse:   parseUpdates,
+		play:    playUpdate,
 	}
 }
 
