@@ -28,7 +28,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: simulate -job JOB.yaml [-name JOB] [-o text|json|html] [-semantics corrected] [-compare] SCENARIO\n\n")
 		fs.PrintDefaults()
-		fmt.Fprintf(stderr, "\n%s\n", scenario.Usage)
+		fmt.Fprintf(stderr, "\n%s\n", scenario.Usage())
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -54,9 +54,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintln(stderr, "simulate: -semantics:", err)
 		return 2
-	}
-	if *compare && sem.IsVolcano() {
-		sem = behavior.Corrected()
 	}
 	if err := runFiles(*jobPath, *name, fs.Arg(0), *output, sem, *compare, stdout, stderr); err != nil {
 		fmt.Fprintln(stderr, "simulate:", err)

@@ -60,3 +60,27 @@ func TestHelpExitsZero(t *testing.T) {
 		t.Errorf("-help prints no usage:\n%s", errOut.String())
 	}
 }
+
+// The scenario shipped beside the command runs on the quickstart's job,
+// as the README shows, and -compare sets it against the corrected
+// semantics when -semantics names none.
+func TestShippedScenario(t *testing.T) {
+	const job = "../../examples/quickstart/pytorch-job.yaml"
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-job", job, "oom-then-evict.scenario"}, []string{"> fail worker-1 137", "> advance 10m", "\n= phase Aborted,"}},
+		{[]string{"-job", job, "-compare", "oom-then-evict.scenario"}, []string{"\n== volcano\n", "\n== corrected\n"}},
+	} {
+		var out, errOut bytes.Buffer
+		if status := run(tc.args, &out, &errOut); status != 0 {
+			t.Fatalf("%v: exit %d:\n%s", tc.args, status, errOut.String())
+		}
+		for _, want := range tc.want {
+			if !strings.Contains(out.String(), want) {
+				t.Errorf("%v: no %q in:\n%s", tc.args, want, out.String())
+			}
+		}
+	}
+}

@@ -12,8 +12,10 @@ import (
 // Compare is the report of the simulator's -compare: the first line where
 // the text transcripts under Volcano's semantics and under sem differ,
 // with the script line it follows, then each transcript whole. A run that
-// fails ends its transcript with the error.
+// fails ends its transcript with the error. Volcano's own semantics as
+// sem stand for the corrected ones.
 func Compare(job *vcjob.Job, script []Command, sem behavior.Set) string {
+	sem = compareAgainst(sem)
 	run := func(s behavior.Set) []string {
 		var out bytes.Buffer
 		if err := RunWith(job, script, NewText(&out), Options{Behavior: s}); err != nil {
@@ -53,4 +55,14 @@ func Compare(job *vcjob.Job, script []Command, sem behavior.Set) string {
 		fmt.Fprintf(&b, "== %s\n%s\n", t.name, strings.Join(t.lines, "\n"))
 	}
 	return b.String()
+}
+
+// compareAgainst is the semantics Compare sets against Volcano's: sem,
+// or the corrected semantics when sem is Volcano's own, which would only
+// agree with itself.
+func compareAgainst(sem behavior.Set) behavior.Set {
+	if sem.IsVolcano() {
+		return behavior.Corrected()
+	}
+	return sem
 }

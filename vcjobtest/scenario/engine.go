@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strings"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
@@ -18,10 +16,10 @@ import (
 	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
+	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
 	"github.com/vcjob/vcjob/statemachine/memcluster"
-	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/vcjobtest/perturb"
 	"github.com/vcjob/vcjob/worker"
 )
@@ -92,7 +90,7 @@ type sim struct {
 	// hadPods: a command found the job's pods once, so a job without pods
 	// lost them to a kill rather than never got them.
 	hadPods bool
-	// ext is what the scheduler and delete commands keep (scheduler.go).
+	// ext is what the verbs keep between lines.
 	ext extState
 	// failures counts each failed request's requeues since it last
 	// succeeded (the work queue's NumRequeues); retries are the requeued
@@ -108,6 +106,22 @@ type sim struct {
 	pert *perturb.Run
 	sem  behavior.Set
 	reg  *plugins.Registry
+}
+
+// extState is what the verbs keep between lines.
+type extState struct {
+	// deletedAt is the script line that deleted the job (0: not
+	// deleted; verb_delete.go, verb_create.go).
+	deletedAt int
+	// podGroupEvents are the Events the simulated scheduler recorded on
+	// the job's PodGroup, in order (verb_unschedulable.go).
+	podGroupEvents []record.Event
+	// set is the PodGroup status the last podgroup or unschedulable
+	// command wrote, before the job controller reacted; Trace takes it
+	// for the line's Step.
+	set *podgroup.Status
+	// manifest is the job as loaded, for "create".
+	manifest *vcjob.Job
 }
 
 // newSim starts a simulation deciding under the semantics sem (the
@@ -168,72 +182,21 @@ func (s *sim) run(c Command) error {
 	return s.settle()
 }
 
-// runCommand executes one script command.
+// runCommand executes one script command: its verb's play, unless the
+// job is gone and the verb does not play then.
 func (s *sim) runCommand(c Command) error {
 	s.out.Command(c.Line, c.Text, s.now)
-	if r := s.gc.deleted; r != nil && c.verb != "advance" {
-		return fmt.Errorf("line %d: %q: the job is gone: the garbage collector deleted it at %s", c.Line, c.Text, offset(r.Time))
+	v := c.op
+	if v == nil {
+		return c.errorf("unknown command %q", c.verb)
 	}
-	if done, err := s.runExtra(c); done {
-		return err
+	if r := s.gc.deleted; r != nil && !v.afterGC {
+		return c.errorf("the job is gone: the garbage collector deleted it at %s", offset(r.Time))
 	}
-	switch c.verb {
-	case "finish":
-		s.cluster.FinishTerminating()
-	case "podgroup":
-		job := s.cluster.Job(s.ns, s.job)
-		if !s.cluster.PodGroup(job).Exists {
-			return fmt.Errorf("line %d: %q: the job has no PodGroup now (a whole-job kill deletes it; the next sync creates it again)", c.Line, c.Text)
-		}
-		s.cluster.SetPodGroupPhase(s.ns, podgroup.Name(job), podgroup.Phase(c.word))
-		if c.relisted {
-			s.relistPodGroup(podgroup.Phase(c.word))
-		}
-	case "command":
-		cmd := &vcjob.Command{ObjectMeta: metav1.ObjectMeta{Namespace: s.ns, Name: strings.ToLower(c.word) + "-" + s.job},
-			Action: c.word, TargetObject: &metav1.OwnerReference{APIVersion: vcjob.APIVersion, Kind: vcjob.JobKind, Name: s.job}}
-		// The command handler deletes the command, records CommandIssued
-		// on the job and queues the request.
-		if req, events, ok := s.cache.OnCommand(cmd); ok {
-			if len(events) > 0 {
-				s.out.Recorded(events, s.now)
-			}
-			s.queue = append(s.queue, req)
-		}
-	case "scale":
-		job := s.cluster.Job(s.ns, s.job)
-		t := job.Task(c.word)
-		if t == nil {
-			return fmt.Errorf("line %d: %q: no task %q", c.Line, c.Text, c.word)
-		}
-		old := job.DeepCopy()
-		t.Replicas = c.n
-		if t.MinAvailable != nil && *t.MinAvailable > c.n {
-			t.MinAvailable = &c.n
-		}
-		if errs := validation.ValidateJobUpdate(job, old); len(errs) > 0 {
-			return fmt.Errorf("line %d: %q: the API server would refuse the update: %w", c.Line, c.Text, errs.ToAggregate())
-		}
-		s.cluster.PutJob(job)
-	case "pvc":
-		// No request: Volcano does not watch claims for jobs; the next
-		// sync (a requeued one) finds it.
-		s.cluster.PutClaim(s.ns, c.word)
-	case "advance":
-		return s.advance(c.d)
-	case "controller":
-		return s.restartController(c)
-	default:
-		pods, err := s.pods(c)
-		if err != nil {
-			return err
-		}
-		for _, p := range pods {
-			s.noteInPlaceRestart(c, p)
-			s.change(c, p)
-		}
+	if s.ext.deletedAt > 0 && !v.afterDelete {
+		return c.errorf("the job is gone: line %d deleted it (\"create\" creates it again)", s.ext.deletedAt)
 	}
-	return s.settle()
+	return v.play(s, c)
 }
 
 // NoteObserver is an Observer that also takes the simulator's notes on a
@@ -246,120 +209,6 @@ func (s *sim) note(format string, args ...any) {
 	if n, ok := s.out.(NoteObserver); ok {
 		n.Note(fmt.Sprintf(format, args...), s.now)
 	}
-}
-
-// noteInPlaceRestart says when a "fail" fails a pod a kubelet would not
-// fail: under restartPolicy OnFailure or Always it restarts the failed
-// container in place, and the pod stays Running.
-func (s *sim) noteInPlaceRestart(c Command, p *corev1.Pod) {
-	if c.verb != "fail" || p.Spec.RestartPolicy == corev1.RestartPolicyNever || p.Spec.RestartPolicy == "" {
-		return
-	}
-	s.note("%s has restartPolicy %s: a kubelet restarts a container that exits %d in place and the pod stays Running "+
-		"(write \"restart %s\"); the pod fails only when the kubelet gives up on it (eviction, a deadline), as played here",
-		p.Name, p.Spec.RestartPolicy, c.n, strings.TrimPrefix(p.Name, s.job+"-"))
-}
-
-// pods resolves a command's pod argument against the cluster.
-func (s *sim) pods(c Command) ([]*corev1.Pod, error) {
-	all := s.cluster.Pods(s.ns, s.job)
-	var out []*corev1.Pod
-	for _, p := range all {
-		short := strings.TrimPrefix(p.Name, s.job+"-")
-		switch {
-		case c.pods == "all", c.pods == p.Name, c.pods == short:
-		case strings.HasSuffix(c.pods, "-*") && p.Annotations[vcjob.TaskSpecKey] == strings.TrimSuffix(c.pods, "-*"):
-		default:
-			continue
-		}
-		if c.pods == "all" || strings.HasSuffix(c.pods, "-*") {
-			// A group only takes the pods the command makes sense for.
-			fromPending := c.verb == "start" || c.verb == "run"
-			if p.DeletionTimestamp != nil || (fromPending && p.Status.Phase != corev1.PodPending) ||
-				(!fromPending && c.verb != "evict" && p.Status.Phase != corev1.PodRunning) {
-				continue
-			}
-		}
-		out = append(out, p)
-	}
-	if len(all) == 0 {
-		job := s.cluster.Job(s.ns, s.job)
-		if !s.cluster.PodGroup(job).Exists {
-			return nil, fmt.Errorf("line %d: %q: the job has no pods and no PodGroup now (a whole-job kill deletes both; the next sync creates the PodGroup again)", c.Line, c.Text)
-		}
-		if s.hadPods {
-			return nil, fmt.Errorf("line %d: %q: the job has no pods now: the last kill deleted them and the job is %s; Volcano creates new ones once the scheduler admits its PodGroup (now %s): put \"podgroup Inqueue\" before this line",
-				c.Line, c.Text, orNone(job.Status.State.Phase), orNone(vcjob.JobPhase(s.cluster.PodGroup(job).Phase)))
-		}
-		return nil, fmt.Errorf("line %d: %q: the job has no pods yet: Volcano creates them once the scheduler admits the PodGroup; put \"podgroup Inqueue\" before this line", c.Line, c.Text)
-	}
-	s.hadPods = true
-	if len(out) == 0 {
-		var names []string
-		for _, p := range all {
-			state := string(p.Status.Phase)
-			if p.DeletionTimestamp != nil {
-				state += ",terminating"
-			}
-			names = append(names, strings.TrimPrefix(p.Name, s.job+"-")+"="+state)
-		}
-		return nil, fmt.Errorf("line %d: %q: no pod matches %q (pods: %s)", c.Line, c.Text, c.pods, strings.Join(names, ", "))
-	}
-	return out, nil
-}
-
-// change plays the kubelet (or an evicting user) on one pod.
-func (s *sim) change(c Command, p *corev1.Pod) {
-	if c.verb == "evict" {
-		s.cluster.RemovePod(p.Namespace, p.Name)
-		return
-	}
-	p = p.DeepCopy()
-	if p.Spec.NodeName == "" {
-		p.Spec.NodeName = NodeFor(p)
-	}
-	if len(p.Status.ContainerStatuses) == 0 {
-		for _, ct := range p.Spec.Containers {
-			p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, corev1.ContainerStatus{Name: ct.Name})
-		}
-		if len(p.Status.ContainerStatuses) == 0 {
-			p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "main"}}
-		}
-	}
-	// Restarting containers leaves a Pending pod Pending.
-	if !(c.verb == "restart" && p.Status.Phase == corev1.PodPending) {
-		p.Status.Phase = podPhaseFor(c.verb)
-	}
-	for i := range p.Status.ContainerStatuses {
-		cs := &p.Status.ContainerStatuses[i]
-		switch c.verb {
-		case "start", "ready":
-			cs.Ready = true
-		case "run", "pending", "unready", "succeed", "unknown":
-			cs.Ready = false
-		case "restart":
-			cs.RestartCount += c.n
-		case "fail":
-			cs.Ready = false
-			code := int32(1)
-			if i == 0 {
-				code = c.n
-			}
-			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: code}}
-		}
-		if c.verb == "preempt" {
-			cs.Ready = false
-			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 143}}
-		}
-		if c.verb == "succeed" {
-			cs.State = corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 0}}
-		}
-	}
-	if c.verb == "preempt" {
-		p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: corev1.DisruptionTarget,
-			Status: corev1.ConditionTrue, Reason: "PreemptionByScheduler"})
-	}
-	s.cluster.PutPod(p)
 }
 
 // advance moves the clock, firing each delayed action at its deadline
@@ -510,19 +359,6 @@ func (s *sim) reportPodGroup() {
 	}
 }
 
-// relistPodGroup plays a watch that lost the PodGroup's phase change just
-// made: the change never reaches the cache, and the relist shows the
-// PodGroup as new, already in phase (cache.OnPodGroupAdd, outside the
-// informer's first list).
-func (s *sim) relistPodGroup(phase podgroup.Phase) {
-	// The previous command settled, so the phase change is all the
-	// cluster has recorded since.
-	s.cluster.Drain()
-	if req, ok := s.cache.OnPodGroupAdd(s.ns, s.job, phase, false); ok {
-		s.queue = append(s.queue, req)
-	}
-}
-
 // observe drains the cluster's changes into the cache, queueing the
 // requests the handlers raise.
 func (s *sim) observe() {
@@ -547,79 +383,4 @@ func (s *sim) notify(changes []memcluster.Change) {
 			s.queue = append(s.queue, req)
 		}
 	}
-}
-
-// summary is the job's state at the end of a run: the status as the
-// controller last wrote it, then the pods as they are.
-func (s *sim) summary() string {
-	if s.gc.deleted != nil {
-		return s.deletedSummary()
-	}
-	if s.ext.deletedAt > 0 {
-		return s.userDeletedSummary()
-	}
-	job := s.cluster.Job(s.ns, s.job)
-	st := job.Status
-	var pods []string
-	var succeeded, failed int32
-	for _, p := range s.cluster.Pods(s.ns, s.job) {
-		state := string(p.Status.Phase)
-		if p.DeletionTimestamp != nil {
-			state += ",terminating"
-		} else if p.Status.Phase == corev1.PodSucceeded {
-			succeeded++
-		} else if p.Status.Phase == corev1.PodFailed {
-			failed++
-		}
-		pods = append(pods, strings.TrimPrefix(p.Name, s.job+"-")+"="+state)
-	}
-	sort.Strings(pods)
-	if len(pods) > maxListedPods {
-		pods = countPods(pods)
-	}
-	pg := "none"
-	if g := s.cluster.PodGroup(job); g.Exists {
-		pg = string(g.Phase)
-		if pg == "" {
-			pg = "(no phase)"
-		}
-	}
-	counts := fmt.Sprintf("status counts pending %d running %d succeeded %d failed %d terminating %d", st.Pending, st.Running, st.Succeeded, st.Failed, st.Terminating)
-	if st.Succeeded != succeeded || st.Failed != failed {
-		// A kill counts only the pods it could not delete (Volcano's kill
-		// zeroes the rest).
-		counts += " (as last written: a kill leaves out the Succeeded and Failed pods it keeps)"
-	}
-	delayed := fmt.Sprint(s.step.Delays.Len())
-	if len(s.retries) > 0 {
-		delayed += fmt.Sprintf(", requeued %d", len(s.retries))
-	}
-	return fmt.Sprintf("phase %s, retryCount %d, version %d; %s; podgroup %s; delayed %s; pods: %s%s",
-		orNone(st.State.Phase), st.RetryCount, st.Version, counts, pg, delayed, strings.Join(pods, " "), s.gcSummary(job))
-}
-
-// maxListedPods is how many pods the summary names one by one; beyond it,
-// it counts them by state.
-const maxListedPods = 20
-
-// countPods turns "worker-0=Running" entries into "Running=9999" counts.
-func countPods(pods []string) []string {
-	n := map[string]int{}
-	for _, p := range pods {
-		_, state, _ := strings.Cut(p, "=")
-		n[state]++
-	}
-	var out []string
-	for state, c := range n {
-		out = append(out, fmt.Sprintf("%d %s", c, state))
-	}
-	sort.Strings(out)
-	return append([]string{fmt.Sprintf("%d,", len(pods))}, out...)
-}
-
-func orNone(p vcjob.JobPhase) string {
-	if p == "" {
-		return "(none)"
-	}
-	return string(p)
 }

@@ -15,6 +15,9 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
+	for _, v := range verbs() {
+		f.Add(v.example + "\n")
+	}
 	f.Fuzz(func(t *testing.T, script string) {
 		cmds, err := Parse(strings.NewReader(script))
 		if err != nil {

@@ -78,9 +78,10 @@ func Run(job *vcjob.Job, script []Command, o Observer) error {
 
 // Options say how to run a scenario beyond the job and its script.
 type Options struct {
-	// Semantics are the corrections the simulated controller decides
-	// under (the job's vcjob.dev/semantics annotation applies on top);
-	// the zero value is Volcano's semantics.
+	// Behavior is what the simulated controller decides under: the
+	// Volcano version and the corrections (the job's vcjob.dev/semantics
+	// annotation applies on top); the zero value is Volcano's default
+	// release.
 	Behavior behavior.Set
 	// Claims are volume claims that exist in the job's namespace before
 	// the job is created (Trace).

@@ -67,9 +67,8 @@ func Trace(job *vcjob.Job, script []Command, o Observer, opts Options) (*expect.
 				}
 			}
 		}
-		if c.verb == "advance" {
-			_, gcWaits := s.gc.due()
-			step.Waits = s.step.Delays.Len() > 0 || len(s.retries) > 0 || gcWaits
+		if c.op != nil && c.op.trace != nil {
+			c.op.trace(s, &step)
 		}
 		rec.line = c.Line
 		err := s.run(c)
@@ -77,9 +76,8 @@ func Trace(job *vcjob.Job, script []Command, o Observer, opts Options) (*expect.
 		if err != nil {
 			return tr, steps, err
 		}
-		if c.verb == "podgroup" || c.verb == "unschedulable" {
-			step.PodGroup, s.ext.set = s.ext.set, nil
-		}
+		// Only podgroup and unschedulable set the PodGroup's status.
+		step.PodGroup, s.ext.set = s.ext.set, nil
 		steps = append(steps, step)
 		tr.Snapshots[c.Line], tr.Last = s.snapshot(rec), c.Line
 	}

@@ -9,8 +9,26 @@ import (
 	"github.com/vcjob/vcjob/worker"
 )
 
+// controllerVerb is "controller restart [held]": the job controller's
+// process dies and a new one takes over. It plays after the job is
+// deleted (the new controller lists nothing of it).
+func controllerVerb() verb {
+	return verb{
+		name:    "controller",
+		example: "controller restart held",
+		help: []usage{{"controller restart [held]", "the job controller restarts: its cache, queue, requeues and\n" +
+			"delayed actions are lost; the new one lists the job, then its\n" +
+			"pods, as adds, and handles what they raise; with held, those\n" +
+			"requests wait until the next command's changes have reached\n" +
+			"the new cache (a pod that fails as the controller starts)"}},
+		parse:       parseController,
+		play:        playControllerRestart,
+		afterDelete: true,
+	}
+}
+
 // parseController parses "controller restart [held]".
-func (c *Command) parseController(args []string) error {
+func parseController(c *Command, args []string) error {
 	if err := wantArgs(c.verb, args, 1, 2); err != nil {
 		return err
 	}
@@ -27,7 +45,7 @@ func (c *Command) parseController(args []string) error {
 	return nil
 }
 
-// restartController plays the job controller's process dying and a new
+// playControllerRestart plays the job controller's process dying and a new
 // one taking over. What lived only in the old process is lost: its
 // cache, its work queue, the requests waiting to be requeued and the
 // delayed actions. The new one's informers list what the cluster holds
@@ -39,7 +57,7 @@ func (c *Command) parseController(args []string) error {
 // With held, the requests of that list are not handled yet: the next
 // command's changes reach the new cache first, and their requests queue
 // after these (the worker starts after its informers have moved on).
-func (s *sim) restartController(c Command) error {
+func playControllerRestart(s *sim, c Command) error {
 	// The previous command settled: nothing is pending but what the
 	// process loses.
 	s.cluster.Drain()
