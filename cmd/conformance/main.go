@@ -14,13 +14,16 @@ import (
 
 func main() {
 	verbose := flag.Bool("v", false, "print every case, not only failures")
-	via := flag.String("via", string(Direct), "replay through: direct (policy + state machine) or step (cache + worker step)")
+	via := flag.String("via", string(Direct), "replay job steps through: direct (policy + state machine) or step (cache + worker step); multi-step scenarios always go through the step")
 	recount := flag.Bool("recount", false, "plan by walking every pod (the oracle) instead of reading the kept counts")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-v] [-areas] [-via direct|step] [-recount] FILE.jsonl...\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: conformance [-v] [-areas] [-via direct|step] [-recount] FILE.jsonl...\n\n"+
+			"A file holds job-controller steps (FORMAT.md, FORMAT-v2.md, FORMAT-v3.md), multi-step\n"+
+			"scenarios (FORMAT-steps.md), CronJob syncs (FORMAT-cron.md) or garbage-collector\n"+
+			"decisions (FORMAT-ttl.md), told from its first line; .gz files are read compressed.\n\n")
 		flag.PrintDefaults()
 	}
-	byArea := flag.Bool("areas", false, "print how many cases each compared area gets right (v2, v3, CronJob and TTL cases)")
+	byArea := flag.Bool("areas", false, "print how many cases each compared area gets right (v2, v3, multi-step, CronJob and TTL cases)")
 	flag.Parse()
 	var tallies map[fileKind]*areaTally
 	if *byArea {
