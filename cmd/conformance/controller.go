@@ -25,10 +25,10 @@ type controller struct {
 
 // newController stores job and pods in a cluster whose clock reads
 // recordedAt and loads them into a job cache; around (nil: nothing) puts
-// what else the cluster holds (the PodGroup, claims, priority classes)
-// before the worker step is built over both. With watch the cluster
+// what else the cluster holds around the stored job (the PodGroup,
+// claims, priority classes) before the worker step is built over both. With watch the cluster
 // records its changes from then on, for feedback to hand to the cache.
-func newController(job *vcjob.Job, pods []*corev1.Pod, watch, recount bool, around func(*memcluster.Cluster)) (*controller, error) {
+func newController(job *vcjob.Job, pods []*corev1.Pod, watch, recount bool, around func(cl *memcluster.Cluster, stored *vcjob.Job)) (*controller, error) {
 	cl := memcluster.New(recordedAt)
 	cl.Plugins = registry()
 	// Watching from the start gives every stored object a resourceVersion,
@@ -46,7 +46,7 @@ func newController(job *vcjob.Job, pods []*corev1.Pod, watch, recount bool, arou
 		}
 	}
 	if around != nil {
-		around(cl)
+		around(cl, stored)
 	}
 	// The cache holds all of it already: the loading is no change.
 	cl.Drain()

@@ -71,7 +71,7 @@ func replayStep(c *Case, recount bool) (Got, error) {
 	if err := json.Unmarshal(c.Job, &job); err != nil {
 		return Got{}, fmt.Errorf("job: %w", err)
 	}
-	ctl, err := newController(&job, c.Pods, false, recount, func(cl *memcluster.Cluster) {
+	ctl, err := newController(&job, c.Pods, false, recount, func(cl *memcluster.Cluster, _ *vcjob.Job) {
 		if c.PodGroup != nil && c.PodGroupObject == nil {
 			cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
 		}

@@ -342,8 +342,7 @@ func orEmpty(f []firedAction) []firedAction {
 // step and each fire. It returns one outcome per step, and notes on the
 // requests the cache derived otherwise than Volcano's handler queued.
 func replaySteps(c *stepsCase, opts Options) ([]stepExpect, []requestNote, error) {
-	job := c.Job
-	ctl, err := newController(job, c.Pods, true, opts.Recount, func(cl *memcluster.Cluster) {
+	ctl, err := newController(c.Job, c.Pods, true, opts.Recount, func(cl *memcluster.Cluster, job *vcjob.Job) {
 		cl.SetPodGroupPhase(job.Namespace, podgroup.Name(job), podgroup.Phase(c.PodGroupPhase))
 	})
 	if err != nil {
