@@ -2,9 +2,10 @@ package main
 
 import (
 	"bytes"
-	"github.com/vcjob/vcjob"
 	"os"
 	"testing"
+
+	"github.com/vcjob/vcjob"
 )
 
 const publicVectors = "testdata/vectors-public.jsonl.gz"

@@ -25,16 +25,13 @@ var cronAreas = []string{"create", "deleted", "status.active", "status.lastSched
 // cronCase is one recorded sync of Volcano's CronJob controller
 // (FORMAT-cron.md).
 type cronCase struct {
-	Name    string        `json:"name"`
-	Tags    []string      `json:"tags"`
-	Now     time.Time     `json:"now"`
-	CronJob vcjob.CronJob `json:"cronJob"`
-	Jobs    []*vcjob.Job  `json:"jobs"`
-	Webhook struct {
-		Allowed bool   `json:"allowed"`
-		Message string `json:"message,omitempty"`
-	} `json:"webhook"`
-	Expect cronExpect `json:"expect"`
+	Name    string         `json:"name"`
+	Tags    []string       `json:"tags"`
+	Now     time.Time      `json:"now"`
+	CronJob vcjob.CronJob  `json:"cronJob"`
+	Jobs    []*vcjob.Job   `json:"jobs"`
+	Webhook webhookVerdict `json:"webhook"`
+	Expect  cronExpect     `json:"expect"`
 }
 
 // cronExpect is what Volcano's sync did.

@@ -16,13 +16,16 @@ const (
 	// jobSteps: steps of the job controller (FORMAT.md, FORMAT-v2.md,
 	// FORMAT-v3.md).
 	jobSteps fileKind = "job"
+	// multiSteps: multi-step scenarios of the job controller with
+	// delayed actions on a virtual clock (FORMAT-steps.md).
+	multiSteps fileKind = "steps"
 	// cronSyncs: syncs of the CronJob controller (FORMAT-cron.md).
 	cronSyncs fileKind = "cronjob"
 	// ttlDecisions: the garbage collector's decisions (FORMAT-ttl.md).
 	ttlDecisions fileKind = "ttl"
 )
 
-var fileKinds = []fileKind{jobSteps, cronSyncs, ttlDecisions}
+var fileKinds = []fileKind{jobSteps, multiSteps, cronSyncs, ttlDecisions}
 
 // sniffKind tells a file's kind from the keys of its first case.
 func sniffKind(path string) (fileKind, error) {
@@ -46,6 +49,8 @@ func sniffKind(path string) (fileKind, error) {
 			return cronSyncs, nil
 		case keys["fresh"] != nil:
 			return ttlDecisions, nil
+		case keys["script"] != nil && keys["podGroupPhase"] != nil:
+			return multiSteps, nil
 		}
 		return jobSteps, nil
 	}
@@ -76,6 +81,8 @@ func runAnyFile(path string, opts Options, out io.Writer, verbose bool, tallies 
 		return runCronFile(path, out, verbose, tally("CronJob", cronAreas))
 	case ttlDecisions:
 		return runTTLFile(path, out, verbose, tally("TTL", ttlAreas))
+	case multiSteps:
+		return runStepsFile(path, opts, out, verbose, tally("multi-step scenario", stepsAreas))
 	}
 	return runFile(path, opts, out, verbose, tally("job step (v2, v3)", areas, optionalAreas...))
 }

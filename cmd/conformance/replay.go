@@ -19,8 +19,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
-	"github.com/vcjob/vcjob/cache"
-	"github.com/vcjob/vcjob/delay"
 	"github.com/vcjob/vcjob/jobinfo"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
@@ -73,24 +71,16 @@ func replayStep(c *Case, recount bool) (Got, error) {
 	if err := json.Unmarshal(c.Job, &job); err != nil {
 		return Got{}, fmt.Errorf("job: %w", err)
 	}
-	cl := memcluster.New(recordedAt)
-	cl.Plugins = registry()
-	cl.PutJob(&job)
-	jobs := cache.New()
-	if err := jobs.Add(&job); err != nil {
+	ctl, err := newController(&job, c.Pods, false, recount, func(cl *memcluster.Cluster, _ *vcjob.Job) {
+		if c.PodGroup != nil && c.PodGroupObject == nil {
+			cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
+		}
+		putV2(c, cl, &job)
+	})
+	if err != nil {
 		return Got{}, err
 	}
-	for _, p := range c.Pods {
-		cl.PutPod(p)
-		if err := jobs.AddPod(p); err != nil {
-			return Got{}, err
-		}
-	}
-	if c.PodGroup != nil && c.PodGroupObject == nil {
-		cl.SetPodGroupPhase(job.Namespace, podgroup.Name(&job), podgroup.Phase(c.PodGroup.Phase))
-	}
-	putV2(c, cl, &job)
-	step := &worker.Step{Jobs: jobs, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: cl, Plugins: cl.Plugins, Priorities: cl.Priorities, Recount: recount}}
+	cl, step := ctl.cluster, ctl.step
 	// A recorded request omits the job it is for: the case is about one job.
 	req := c.Request
 	req.Namespace, req.JobName = job.Namespace, job.Name

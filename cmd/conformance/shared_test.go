@@ -26,8 +26,8 @@ func TestCopiesMatchShared(t *testing.T) {
 	}
 	more, _ := filepath.Glob("testdata/*/*.jsonl.gz")
 	copies = append(copies, more...)
-	if len(copies) < 5 {
-		t.Fatalf("testdata holds %d vectors files, want the five public ones", len(copies))
+	if len(copies) < 6 {
+		t.Fatalf("testdata holds %d vectors files, want the six public ones", len(copies))
 	}
 	for _, c := range copies {
 		rel := strings.TrimSuffix(strings.TrimPrefix(c, "testdata/"), ".gz")

@@ -54,7 +54,7 @@ func fullCase(t *testing.T) (*Case, Got) {
 		if len(e.RawCreatedPods) == 0 || len(e.PluginObjects) == 0 || len(e.PVCs) == 0 || len(e.JobSpecVolumes) == 0 || string(e.PodGroup) == "null" {
 			continue
 		}
-		if err := c.decodeCreated(); err != nil {
+		if err := c.decodeExpectations(); err != nil {
 			t.Fatal(err)
 		}
 		got, err := Replay(&c, Options{Mode: Direct})
@@ -176,7 +176,7 @@ func eventCase(t *testing.T, mode Mode) (*Case, Got) {
 		if !c.V3() || len(*c.Expect.Events) == 0 {
 			continue
 		}
-		if err := c.decodeCreated(); err != nil {
+		if err := c.decodeExpectations(); err != nil {
 			t.Fatal(err)
 		}
 		got, err := Replay(&c, Options{Mode: mode})

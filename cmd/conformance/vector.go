@@ -30,8 +30,25 @@ type Case struct {
 	PriorityClasses    []PriorityClass              `json:"priorityClasses,omitempty"`
 	PVCs               []string                     `json:"pvcs,omitempty"`
 	CreatedPodVariants map[string][]json.RawMessage `json:"createdPodVariants,omitempty"`
-	ExpectAlternatives []json.RawMessage            `json:"expectAlternatives,omitempty"`
+	// ExpectAlternatives (release files) are outcomes Volcano's code
+	// produces with equal right (Go's map order): the case matches Expect
+	// or any one of them. alternatives are them decoded.
+	ExpectAlternatives []json.RawMessage `json:"expectAlternatives,omitempty"`
+	alternatives       []Expect
+	// Webhook (release files) is the release's validating webhook's
+	// verdict on a job master's accepts; Expect is still what the
+	// controller does with the job stored anyway.
+	Webhook *webhookVerdict `json:"webhook,omitempty"`
 }
+
+// webhookVerdict is an admission webhook's answer to a create.
+type webhookVerdict struct {
+	Allowed bool   `json:"allowed"`
+	Message string `json:"message,omitempty"`
+}
+
+// refused reports whether the case records a webhook refusal.
+func (c *Case) refused() bool { return c.Webhook != nil && !c.Webhook.Allowed }
 
 // V2 reports whether the case records whole objects (FORMAT-v2.md): v2
 // cases always name the queues in the lister. v3 cases are v2 cases too.
