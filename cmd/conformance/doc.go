@@ -31,4 +31,18 @@
 // first difference) and ends with "N passed, M failed". It exits 1 when a
 // case fails or no case was found, and 2 when a file cannot be read or a
 // line is not a case (unknown keys included).
+//
+// # Where things are
+//
+//	main.go          the flags, runFile: job-controller steps, line by line; the -areas tally
+//	kinds.go         sniffKind, runAnyFile: a file's kind from its first case
+//	open.go          openVectors: plain or gzipped files
+//	vector.go        Case, Expect, Status, PodMeta: a job-controller step as recorded (FORMAT.md)
+//	replay.go        Replay: a case directly or through worker.Step; Diff: the v1 comparison
+//	v2.go            the v2 and v3 areas, FORMAT-v2.md's normalisation, diffEvents
+//	cron.go          runCronFile, diffCron: CronJob syncs through cronjob.Decide (FORMAT-cron.md)
+//	ttl.go           runTTLFile, replayTTL, diffTTL: garbage collector decisions through package ttl
+//	*_test.go        the public vectors of each kind pass, and each diff sees every area
+//	shared_test.go   the copies in testdata are the recorded files
+//	testdata         the public vectors and their FORMAT files
 package main
