@@ -1,7 +1,6 @@
 // Package cache owns what a controller knows of its jobs between events:
 // a thread-safe job cache, the task-completed and task-failed
-// predicates, and the derivation of requests from cluster changes
-// .
+// predicates, and the derivation of requests from cluster changes.
 //
 // Feed it what the informers see; each handler updates the cache and
 // returns the request Volcano's controller would queue, if any:
@@ -30,7 +29,7 @@
 // events still find it; there is no background goroutine: the caller asks
 // Droppable for what may go and calls Drop.
 //
-// Cache.Semantics (behavior.Set, with each job's annotation on top)
+// Cache.Behavior (behavior.Set, with each job's behavior.Annotation on top)
 // gives PodGroup-driven requests the job's version under
 // PodGroupRequestsCurrentVersion, takes a failed pod's exit code from its
 // first failed container under ExitCodeFirstFailedContainer (ExitCode),
@@ -38,4 +37,20 @@
 // its controller by UID, so an earlier job of the same name leaves the
 // one created again alone; pod requests carry Disrupted, which the
 // disruptions policy extension reads.
+//
+// # Where things are
+//
+//	cache.go                               Cache, New, Get, Lease, Droppable, Drop: jobs and pods by namespace/name
+//	events.go                              OnJobAdd, OnPodUpdate, OnPodGroupUpdate, OnCommand...: changes to requests
+//	predicates.go                          TaskCompleted, TaskFailed, DefaultTaskMaxRetry
+//	shard.go                               Shard: the worker a job's requests go to
+//	cache_by_job_uid.go                    behavior.CacheByJobUID
+//	exit_code_first_failed_container.go    behavior.ExitCodeFirstFailedContainer
+//	finished_pods_on_add.go                behavior.FinishedPodsOnAdd, FinishedPodAddEvent
+//	podgroup_phase_on_add.go               behavior.PodGroupPhaseOnAdd
+//	podgroup_requests_current_version.go   behavior.PodGroupRequestsCurrentVersion
+//	cache_test.go                          the cache's rules, leases, predicates; TestSnapshotIsolation: rapid
+//	events_test.go                         each handler's requests, Shard
+//	differences_test.go                    each correction against Volcano's behaviour
+//	bench_test.go                          BenchmarkPodEvent, BenchmarkBringUp: what a pod event costs
 package cache

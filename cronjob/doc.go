@@ -77,4 +77,24 @@
 // Schedules are read by robfig/cron, as Volcano reads them: a daylight
 // saving gap skips the times that do not exist that day, and an hour that
 // happens twice runs its times twice, as two jobs.
+//
+// # Where things are
+//
+//	decide.go          Decide, DecideWith, Decision, Answer: one sync as a value; sync, syncCronJob
+//	calls.go           Call, Verb, Answer: the sync's API calls, answered as the lister predicts
+//	options.go         Options: the controller's zone, vcjob's own choices
+//	jobs.go            IsControlledBy, isFinished: the cronjob's jobs; status.active by UID
+//	history.go         finishedJobs: SawCompletedJob, lastSuccessfulTime, the history limits
+//	active.go          checkActive: OrphanedJob, StaleReference
+//	schedule.go        checkTimeZone, loadSchedule, unmetTimes, requeueAfter; ErrPanic
+//	concurrency.go     concurrency: Forbid and Replace
+//	create.go          create: the job create, a name that exists
+//	render.go          JobName, jobFor: the job a run creates
+//	update.go          OnUpdate, Update: what the update handler queues
+//	events.go          every Event's reason and text
+//	parse.go           ParseSchedule, Schedule: a schedule read strictly, in its zone or UTC
+//	*_test.go          a table test beside each rule's file
+//	property_test.go   rapid properties: a simulated controller, lost writes
+//	schedule_test.go   also TestPropertyLastUpToIsTheWalk (rapid)
+//	parse_test.go      also FuzzParseSchedule
 package cronjob

@@ -40,7 +40,7 @@ func ParseSchedule(spec *vcjob.CronJobSpec) (Schedule, error) {
 	return sched, nil
 }
 
-// parseCronSchedule is ParseSchedule with the *field.Error type kept
+// parseSchedule is ParseSchedule with the *field.Error type kept
 // (ParseSchedule returns error, so that a nil result is a nil error).
 func parseSchedule(raw string, timeZone *string) (Schedule, *field.Error) {
 	schedulePath := field.NewPath("spec", "schedule")
@@ -95,7 +95,7 @@ func cutZonePrefix(schedule string) (rest string, ok bool) {
 	return "", false
 }
 
-// loadZone loads an IANA zone. Empty and "Local" are refused: both mean the
+// loadNamedZone loads an IANA zone. Empty and "Local" are refused: both mean the
 // machine's own zone to the time package, so the schedule would depend on
 // where the controller runs.
 func loadNamedZone(name string) (*time.Location, error) {

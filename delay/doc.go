@@ -35,4 +35,11 @@
 // Under behavior.DelaysByPodUID an entry belongs to its pod's UID
 // (RegisterByPodUID): a pod re-created under the same name neither cancels
 // it nor has its own registration dropped as its duplicate.
+//
+// # Where things are
+//
+//	queue.go           Queue, Entry, New, Register, RegisterByPodUID, Due, Next, Pending, ForgetJob
+//	cancel.go          CancelForPodEvent, CleanupAfter: the rules that cancel an entry before it runs
+//	*_test.go          a test beside each file; byuid_test.go: behavior.DelaysByPodUID
+//	property_test.go   TestQueueMatchesModel: rapid, the queue against a naive model
 package delay

@@ -134,4 +134,21 @@
 // one pod can come out in several ways; the conformance vectors record
 // every one, and vcjob's order gives one of them). The options above are
 // vcjob's own choices, listed in the README.
+//
+// # Where things are
+//
+//	plugin.go          Plugin, Objects, ObjectRef, ControlledResourceKey; host names and pod edits shared by plugins
+//	registry.go        Registry, NewRegistry, the With* options, Build, BuildAll, ArgError, argument parsing
+//	mode.go            Warning, Warner: arguments read as Volcano reads them, or as the options say
+//	keysource.go       KeySource, KeySourceFunc, FixedKeySource, TestKeySource
+//	env.go             NewEnv: VK_TASK_INDEX, VC_TASK_INDEX
+//	svc.go             NewSvc: hostnames, the <job>-svc ConfigMap, Service and NetworkPolicy
+//	ssh.go             NewSSH: the <job>-ssh Secret and its mount
+//	pytorch.go         NewPytorch: MASTER_ADDR, WORLD_SIZE, RANK, the wait-for-master init container
+//	tensorflow.go      NewTensorflow: TF_CONFIG
+//	mpi.go             NewMPI, MPIHostList: MPI_HOST
+//	ray.go             NewRay, RayHeadServiceName: head and worker commands, the head Service
+//	hcclrank.go        NewHCCLRank: the hccl/rankIndex annotation
+//	*_test.go          a test beside each plugin; registry_test.go, mode_test.go: Build and Volcano's defaults
+//	property_test.go   TestEveryHookIsIdempotent (rapid): a second run of a hook asks for nothing new
 package plugins

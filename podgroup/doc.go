@@ -37,4 +37,18 @@
 //	if updated, write := podgroup.Update(have, want); write {
 //		return client.Update(updated)
 //	}
+//
+// # Where things are
+//
+//	types.go           PodGroup, PodGroupList, Spec, Status, Condition and their deep copies
+//	register.go        AddToScheme, SchemeGroupVersion, Resource, GroupKind
+//	name.go            Name, LegacyName, Phase, ReconcilesPods
+//	find.go            Find: the new name first, then the legacy one
+//	desired.go         Desired, DesiredWith, MinTaskMember, SubGroupPolicies
+//	minresources.go    MinResources, MinResourcesWith, Options, Sizing, PriorityLookup
+//	quota.go           QuotaUsage, PodLimits: a pod charged as Kubernetes' quota charges it
+//	podrequest.go      PodRequest: a pod's effective requests
+//	update.go          Update, NeedsUpdate: whether and how an existing PodGroup is rewritten
+//	*_test.go          a test beside each file, tables for the rules; minresources_test.go: BenchmarkMinResources
+//	property_test.go   rapid properties of MinResources
 package podgroup

@@ -23,4 +23,13 @@
 //
 //	d := policy.ResolveWith(job, req, ext)
 //	d = policy.Stateful(ext, history, d, req, now)
+//
+// # Where things are
+//
+//	resolve.go                    Resolve, ResolveWith, Decision, Rule: request to decision, rule by rule
+//	extensions.go                 Extensions, the vcjob.dev/policy annotation (ExtensionsOf, ValidateExtensions), Disrupted
+//	history.go                    History, Stateful, NeedsHistory: the retry budget and the escalation
+//	*_test.go                     a table test beside each file; extensions_document_test.go: the annotation's document
+//	extensions_document_test.go   also TestBackoffWaitProperties (rapid)
+//	extensions_fuzz_test.go       FuzzDecodeExtensions
 package policy

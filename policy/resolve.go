@@ -24,7 +24,7 @@ const (
 	// (Extensions): a disrupted pod, an exit-code set or range.
 	RuleDisruption RuleKind = "Disruption"
 	RuleExitCodes  RuleKind = "ExitCodes"
-	// RuleDeadline is the deadline extension's action, as Explain shows
+	// RuleDeadline is the deadline extension's action, as lint.Explain shows
 	// it (the step registers it as a delayed action).
 	RuleDeadline RuleKind = "Deadline"
 )

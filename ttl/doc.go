@@ -59,4 +59,14 @@
 //
 // and its informer's add and update handlers queue a job when
 // ttl.Enqueues(job).
+//
+// # Where things are
+//
+//	finished.go        Finished, NeedsCleanup, Enqueues
+//	expiry.go          ExpiryOf, Expiry, TimeLeft, NoCleanupError, NoFinishTimeError
+//	check.go           Check, Verdict: leave alone, expired, look again
+//	delete.go          DeleteOptions: Foreground, UID precondition
+//	process.go         Process, API, Result, Next: the one function that reaches the API server
+//	*_test.go          a table test beside each file
+//	property_test.go   rapid properties: only finished jobs expire, a deletion stops, Process
 package ttl

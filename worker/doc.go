@@ -46,9 +46,19 @@
 // command handler records CommandIssued before the request is queued:
 // cache.Cache.OnCommand.
 //
-// The step follows Cluster.Semantics (and each job's vcjob.dev/semantics
-// annotation) and each job's policy extensions: it keeps a deadline
+// The step follows Cluster.Behavior (and each job's behavior.Annotation,
+// vcjob.dev/semantics) and each job's policy extensions: it keeps a deadline
 // registered as a delayed action, registers a SyncJob for the end of a
 // restart backoff that held pods back, and keeps a policy.History per job
 // for the retry budget and the escalation.
+//
+// # Where things are
+//
+//	step.go                         Step, Process, Fire, GiveUp, Record, Requeue, DeleteBackoff
+//	events.go                       DecisionEvents and the ExecuteAction Events
+//	extensions.go                   the delayed actions of the policy extensions: DeadlineEvent, BackoffEvent
+//	failure_policy_before_sync.go   behavior.FailurePolicyBeforeSync
+//	*_test.go                       step_test.go and events_test.go beside their files; lease_test.go: Leaser
+//	differences_test.go             each correction the step follows, against Volcano's behaviour
+//	extensions_property_test.go     rapid properties: disruptions spend no retry, a deadline ends the job
 package worker

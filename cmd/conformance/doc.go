@@ -66,15 +66,17 @@
 //
 // # Where things are
 //
-//	main.go        flags, the job-step file loop, the per-area tally
-//	kinds.go       the kinds of file, told from the first case
-//	open.go        reading plain and gzipped files
-//	vector.go      the job-step case and its expectation (v1, v2, v3)
-//	replay.go      replaying a job step, directly or through the worker step
-//	controller.go  a job in a cluster, a cache and a worker step; feedback
-//	v2.go          v2 and v3 comparison: normalisation, objects, Events
-//	steps.go       multi-step scenarios: decoding, replay, comparison
-//	cron.go        CronJob syncs
-//	ttl.go         garbage collector decisions
-//	testdata/      the public vectors, gzipped, with their FORMAT files
+//	main.go          the flags, runFile: job-controller steps, line by line; the -areas tally
+//	kinds.go         sniffKind, runAnyFile: a file's kind from its first case
+//	open.go          openVectors: plain or gzipped files
+//	vector.go        Case, Expect, Status, PodMeta: a job-controller step as recorded (FORMAT.md)
+//	replay.go        Replay: a case directly or through worker.Step; Diff: the v1 comparison
+//	controller.go    a job held in a cluster, a cache and a worker step; the feedback of changes
+//	v2.go            the v2 and v3 areas, FORMAT-v2.md's normalisation, diffEvents
+//	steps.go         multi-step scenarios: decoding, replay on a virtual clock, comparison (FORMAT-steps.md)
+//	cron.go          runCronFile, diffCron: CronJob syncs through cronjob.Decide (FORMAT-cron.md)
+//	ttl.go           runTTLFile, replayTTL, diffTTL: garbage collector decisions through package ttl
+//	*_test.go        the public vectors of each kind pass, and each diff sees every area
+//	shared_test.go   the copies in testdata are the recorded files
+//	testdata         the public vectors and their FORMAT files
 package main

@@ -146,7 +146,7 @@ type Cluster struct {
 	// Recount has the plans walk every pod, the oracle, instead of reading
 	// the job info's counts (statemachine.PlanOptions.Recount).
 	Recount bool
-	// Semantics are handed to the plans (statemachine.Applied.Semantics);
+	// Behavior is handed to the plans (statemachine.Applied.Behavior);
 	// the zero value decides as Volcano does.
 	Behavior behavior.Set
 
