@@ -25,8 +25,8 @@ const maxFiles = 8
 // file maps are still being written: they are not checked yet, and one
 // that passes must leave the list.
 var pending = map[string]bool{
-	".":                  true, // map pending
-	"validation":         true, // map pending
+	".":          true, // map pending
+	"validation": true, // map pending
 }
 
 func TestFileMaps(t *testing.T) {
