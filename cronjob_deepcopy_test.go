@@ -10,9 +10,10 @@ import (
 	"sigs.k8s.io/randfill"
 )
 
-// The hand-written DeepCopy must copy every field and share no memory with
+// The generated DeepCopy must copy every field and share no memory with
 // the original: checked over randomly filled objects, so that a field
-// added later and forgotten in cronjob_deepcopy.go fails here.
+// whose type deepcopy-gen copies wrongly, or a zz_generated.deepcopy.go not
+// regenerated after a field was added, fails here.
 func TestCronJobDeepCopy(t *testing.T) {
 	filler := randfill.NewWithSeed(1).NilChance(0.2).NumElements(1, 2).MaxDepth(12)
 	for i := 0; i < 50; i++ {

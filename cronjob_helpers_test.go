@@ -1,19 +1,17 @@
 package vcjob
 
 import (
-	_ "time/tzdata" // the zone tests must not depend on the machine's zoneinfo
+	"sigs.k8s.io/yaml"
 
 	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
-// cronManifest is a complete CronJob manifest: nightly at 02:30 New York
-// time, one 2-pod task. Package validation's tests read the same file.
-var cronManifest = testfiles.MustRead("testdata/cronjob-nightly.yaml")
-
-// validCronJob is a defaulted cronjob that passes validation.
+// validCronJob is a defaulted cronjob that passes validation. The fixture
+// is read with sigs.k8s.io/yaml, strictly: package manifest, which decodes
+// manifests, imports this one.
 func validCronJob() *CronJob {
-	cj, err := DecodeCronJob([]byte(testfiles.MustRead("testdata/cronjob-valid.yaml")))
-	if err != nil {
+	cj := &CronJob{}
+	if err := yaml.UnmarshalStrict([]byte(testfiles.MustRead("testdata/cronjob-valid.yaml")), cj); err != nil {
 		panic(err)
 	}
 	SetCronJobDefaults(cj)

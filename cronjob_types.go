@@ -9,11 +9,7 @@ import (
 // names cronvcjob, cronvj).
 const CronJobKind = "CronJob"
 
-// The CronJob types below keep their DeepCopy in cronjob_deepcopy.go, written
-// by hand; the deepcopy-gen=false markers keep a regenerated
-// zz_generated.deepcopy.go from defining it a second time.
-
-// +k8s:deepcopy-gen=false
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // CronJob starts a Job from a template on a cron schedule.
 type CronJob struct {
@@ -22,26 +18,9 @@ type CronJob struct {
 
 	Spec   CronJobSpec   `json:"spec,omitempty"`
 	Status CronJobStatus `json:"status,omitempty"`
-
-	// nullPodTemplates: see NullPodTemplates.
-	nullPodTemplates []int
 }
 
-// NullPodTemplates lists, by index, the tasks of the job template whose
-// pod template the manifest DecodeCronJob read gave as null (`template:`
-// with nothing under it). The Go types cannot tell null from absent, and
-// the CronJob CRD's schema tells them apart: it refuses null ("must be of
-// type object") and admits a template left out. validation.ValidateCronJob
-// reports them. Nil for a cronjob not decoded from a manifest; the indexes
-// are those of the manifest's tasks.
-func NullPodTemplates(cj *CronJob) []int {
-	if cj == nil {
-		return nil
-	}
-	return cj.nullPodTemplates
-}
-
-// +k8s:deepcopy-gen=false
+// +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
 
 // CronJobList is a list of CronJobs.
 type CronJobList struct {
@@ -50,8 +29,6 @@ type CronJobList struct {
 
 	Items []CronJob `json:"items"`
 }
-
-// +k8s:deepcopy-gen=false
 
 // CronJobSpec is the schedule, the job template and the rules for runs
 // that overlap or were missed.
@@ -99,8 +76,6 @@ func ConcurrencyPolicies() []ConcurrencyPolicy {
 	return []ConcurrencyPolicy{AllowConcurrent, ForbidConcurrent, ReplaceConcurrent}
 }
 
-// +k8s:deepcopy-gen=false
-
 // JobTemplateSpec is the metadata (labels and annotations) and spec of the
 // jobs a CronJob creates.
 type JobTemplateSpec struct {
@@ -108,8 +83,6 @@ type JobTemplateSpec struct {
 
 	Spec JobSpec `json:"spec,omitempty"`
 }
-
-// +k8s:deepcopy-gen=false
 
 // CronJobStatus is what the CronJob controller last wrote.
 type CronJobStatus struct {

@@ -6,6 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 func TestSetDefaults(t *testing.T) {
@@ -239,8 +242,8 @@ func TestSetDefaults(t *testing.T) {
 }
 
 func TestSetDefaultsLeavesOtherFieldsAlone(t *testing.T) {
-	job, err := DecodeJob([]byte(minimalManifest))
-	require.NoError(t, err)
+	job := &Job{}
+	require.NoError(t, yaml.UnmarshalStrict([]byte(testfiles.MustRead("testdata/job-minimal.yaml")), job))
 	before := job.DeepCopy()
 	SetDefaults(job)
 

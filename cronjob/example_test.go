@@ -9,6 +9,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cronjob"
+	"github.com/vcjob/vcjob/manifest"
 )
 
 const nightly = `apiVersion: batch.volcano.sh/v1alpha1
@@ -29,7 +30,7 @@ status:
 // One sync of a nightly cronjob whose previous run is still going: Forbid
 // holds the new run back until it finishes.
 func ExampleDecide() {
-	cj, err := vcjob.DecodeCronJob([]byte(nightly))
+	cj, err := manifest.DecodeCronJob([]byte(nightly))
 	if err != nil {
 		panic(err)
 	}
@@ -68,7 +69,7 @@ func ExampleDecide() {
 // create is refused, so Volcano records FailedCreate, writes no status
 // and fails the sync.
 func ExampleDecision_Answer() {
-	cj, err := vcjob.DecodeCronJob([]byte(nightly))
+	cj, err := manifest.DecodeCronJob([]byte(nightly))
 	if err != nil {
 		panic(err)
 	}

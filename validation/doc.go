@@ -5,13 +5,15 @@
 // Volcano's is a lint.Lint finding, not an error here. It owns create
 // validation (ValidateJob), update validation (ValidateJobUpdate), CronJob
 // validation (ValidateCronJob) and the pod template validation
-// (ValidatePodTemplateSpec); package vcjob holds the types it checks.
+// (ValidatePodTemplateSpec); package vcjob holds the types it checks, and
+// package manifest decodes them (and reports a task template given as
+// null, which the Go types cannot tell from one left out).
 //
 // Errors are a field.ErrorList, every problem at once, each with the path
 // of the field at fault. Run the defaults first, as the API server runs
 // Volcano's mutating webhook before the validating one:
 //
-//	job, err := vcjob.DecodeJob(manifest)
+//	job, err := manifest.DecodeJob(data)
 //	if err != nil {
 //		return err
 //	}

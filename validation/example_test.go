@@ -4,11 +4,12 @@ import (
 	"fmt"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/validation"
 )
 
 func ExampleValidateJob() {
-	manifest := []byte(`
+	data := []byte(`
 apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
 metadata:
@@ -30,7 +31,7 @@ spec:
         spec:
           containers: [{name: main, image: busybox}]
 `)
-	job, err := vcjob.DecodeJob(manifest) // strict YAML or JSON
+	job, err := manifest.DecodeJob(data) // strict YAML or JSON
 	if err != nil {
 		fmt.Println(err)
 		return

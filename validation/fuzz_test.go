@@ -5,6 +5,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/internal/testfiles"
+	"github.com/vcjob/vcjob/manifest"
 )
 
 const fuzzJob = `apiVersion: batch.volcano.sh/v1alpha1
@@ -43,7 +44,7 @@ func FuzzValidate(f *testing.F) {
 	}
 
 	f.Fuzz(func(t *testing.T, data []byte) {
-		jobs, err := vcjob.DecodeJobsWith(data, vcjob.DecodeOptions{AllowUnknownFields: true})
+		jobs, err := manifest.DecodeJobsWith(data, manifest.Options{AllowUnknownFields: true})
 		if err != nil {
 			return
 		}
@@ -73,7 +74,7 @@ func FuzzValidateCronJob(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		cj, err := vcjob.DecodeCronJob(data)
+		cj, err := manifest.DecodeCronJob(data)
 		if err != nil {
 			return
 		}

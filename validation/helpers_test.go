@@ -5,6 +5,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/internal/testfiles"
+	"github.com/vcjob/vcjob/manifest"
 )
 
 // cronManifest is a complete CronJob manifest: nightly at 02:30 New York
@@ -14,7 +15,7 @@ var cronManifest = testfiles.MustRead("../testdata/cronjob-nightly.yaml")
 // validCronJob is a defaulted cronjob that passes validation, shared with
 // the root package's tests.
 func validCronJob() *vcjob.CronJob {
-	cj, err := vcjob.DecodeCronJob([]byte(testfiles.MustRead("../testdata/cronjob-valid.yaml")))
+	cj, err := manifest.DecodeCronJob([]byte(testfiles.MustRead("../testdata/cronjob-valid.yaml")))
 	if err != nil {
 		panic(err)
 	}

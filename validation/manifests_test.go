@@ -10,6 +10,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/internal/testfiles"
+	"github.com/vcjob/vcjob/manifest"
 )
 
 // Real Volcano manifests, beside the repository (../shared from its root).
@@ -39,7 +40,7 @@ func TestManifests(t *testing.T) {
 	}
 	for name, data := range files {
 		t.Run(name, func(t *testing.T) {
-			jobs, err := vcjob.DecodeJobsWith(data, vcjob.DecodeOptions{AllowUnknownFields: true})
+			jobs, err := manifest.DecodeJobsWith(data, manifest.Options{AllowUnknownFields: true})
 			require.NoError(t, err)
 			require.NotEmpty(t, jobs)
 			for _, job := range jobs {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/internal/admissioncases"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -37,7 +38,7 @@ func TestVolcanoE2EAdmission(t *testing.T) {
 			t.Errorf("docs/e2e.md does not list %s %s", c.Suite, c.ID)
 		}
 		t.Run(c.Name(), func(t *testing.T) {
-			job, err := vcjob.DecodeJob(c.Job)
+			job, err := manifest.DecodeJob(c.Job)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}

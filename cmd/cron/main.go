@@ -16,6 +16,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cmd/internal/timeline"
 	"github.com/vcjob/vcjob/cronjob"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/validation"
 )
@@ -106,7 +107,7 @@ func loadCronJob(path string) (*vcjob.CronJob, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-cronjob: %w", err)
 	}
-	cj, err := vcjob.DecodeCronJob(data)
+	cj, err := manifest.DecodeCronJob(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

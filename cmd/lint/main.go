@@ -16,6 +16,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/lint"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/validation"
 )
@@ -171,17 +172,17 @@ func lintFile(path string, data []byte, explain, lenient bool, sem behavior.Set)
 		reports = append(reports, r)
 	}
 	if n == 0 {
-		errs = append(errs, fmt.Errorf("%s: %w", path, vcjob.ErrEmptyManifest))
+		errs = append(errs, fmt.Errorf("%s: %w", path, manifest.ErrEmpty))
 	}
 	return reports, errs
 }
 
 func lintJobDocument(doc []byte, first int, explain, lenient bool, sem behavior.Set) (report, error) {
-	job, err := vcjob.DecodeJobWith(doc, vcjob.DecodeOptions{FirstLine: first})
+	job, err := manifest.DecodeJobWith(doc, manifest.Options{FirstLine: first})
 	var dropped []string
 	if err != nil && lenient {
 		dropped = unknownFields(err)
-		job, err = vcjob.DecodeJobWith(doc, vcjob.DecodeOptions{AllowUnknownFields: true, FirstLine: first})
+		job, err = manifest.DecodeJobWith(doc, manifest.Options{AllowUnknownFields: true, FirstLine: first})
 	}
 	if err != nil {
 		return report{}, hintLenient(err, lenient)
@@ -195,11 +196,11 @@ func lintJobDocument(doc []byte, first int, explain, lenient bool, sem behavior.
 // lintCronJob validates the defaulted cronjob and lints its job template
 // as the Job each run creates (named after the cronjob here).
 func lintCronJob(doc []byte, first int, explain, lenient bool) (report, error) {
-	cj, err := vcjob.DecodeCronJobWith(doc, vcjob.DecodeOptions{FirstLine: first})
+	cj, err := manifest.DecodeCronJobWith(doc, manifest.Options{FirstLine: first})
 	var dropped []string
 	if err != nil && lenient {
 		dropped = unknownFields(err)
-		cj, err = vcjob.DecodeCronJobWith(doc, vcjob.DecodeOptions{AllowUnknownFields: true, FirstLine: first})
+		cj, err = manifest.DecodeCronJobWith(doc, manifest.Options{AllowUnknownFields: true, FirstLine: first})
 	}
 	if err != nil {
 		return report{}, hintLenient(err, lenient)
@@ -236,7 +237,7 @@ func hintLenient(err error, lenient bool) error {
 // unknownFields lists the fields a strict decoding error names, for the
 // report of what -allow-unknown-fields dropped.
 func unknownFields(err error) []string {
-	var de *vcjob.DecodeError
+	var de *manifest.Error
 	if errors.As(err, &de) {
 		return de.UnknownFields()
 	}

@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/plugins"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
@@ -24,7 +25,7 @@ import (
 )
 
 //go:embed pytorch-job.yaml
-var manifest []byte
+var jobYAML []byte
 
 func main() {
 	if err := run(); err != nil {
@@ -41,7 +42,7 @@ type world struct {
 }
 
 func run() error {
-	job, err := vcjob.DecodeJob(manifest)
+	job, err := manifest.DecodeJob(jobYAML)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/podgroup"
 	"github.com/vcjob/vcjob/policy"
 	"github.com/vcjob/vcjob/request"
@@ -16,7 +17,7 @@ import (
 	"github.com/vcjob/vcjob/validation"
 )
 
-const manifest = `
+const jobYAML = `
 apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
 metadata: {name: mnist-ddp, namespace: ml, uid: u1}
@@ -38,7 +39,7 @@ spec:
 // cluster, playing the scheduler (admit the PodGroup) and the kubelet (fail
 // a pod) in between.
 func Example() {
-	job, err := vcjob.DecodeJob([]byte(manifest)) // strict: unknown fields are errors
+	job, err := manifest.DecodeJob([]byte(jobYAML)) // strict: unknown fields are errors
 	if err != nil {
 		panic(err)
 	}

@@ -21,6 +21,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/validation"
 )
 
@@ -286,7 +287,7 @@ func TestRealTemplatesAgree(t *testing.T) {
 	for _, entry := range entries {
 		data, err := os.ReadFile(filepath.Join(manifestsDir, entry.Name()))
 		require.NoError(t, err)
-		jobs, err := vcjob.DecodeJobsWith(data, vcjob.DecodeOptions{AllowUnknownFields: true})
+		jobs, err := manifest.DecodeJobsWith(data, manifest.Options{AllowUnknownFields: true})
 		require.NoError(t, err, entry.Name())
 		for _, job := range jobs {
 			for i := range job.Spec.Tasks {
@@ -564,7 +565,7 @@ func TestKubernetesAsThePluggedValidator(t *testing.T) {
 	for _, entry := range entries {
 		data, err := os.ReadFile(filepath.Join(manifestsDir, entry.Name()))
 		require.NoError(t, err)
-		jobs, err := vcjob.DecodeJobsWith(data, vcjob.DecodeOptions{AllowUnknownFields: true})
+		jobs, err := manifest.DecodeJobsWith(data, manifest.Options{AllowUnknownFields: true})
 		require.NoError(t, err)
 		for _, job := range jobs {
 			vcjob.SetDefaults(job)

@@ -7,14 +7,15 @@ import (
 
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/behavior"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/validation"
 )
 
 // Load decodes a manifest strictly (a field the Job types lack is an
 // error naming it), picks the job named name (or its only job when name is
 // ""), and defaults and validates it as Volcano's admission would.
-func Load(manifest []byte, name string) (*vcjob.Job, error) {
-	jobs, err := vcjob.DecodeJobs(manifest)
+func Load(data []byte, name string) (*vcjob.Job, error) {
+	jobs, err := manifest.DecodeJobs(data)
 	if err != nil {
 		return nil, err
 	}
@@ -24,12 +25,12 @@ func Load(manifest []byte, name string) (*vcjob.Job, error) {
 // LoadDropping is Load as an API server with Volcano's CRD reads a
 // manifest: the fields the Job types lack are dropped, and named in
 // dropped, rather than refused.
-func LoadDropping(manifest []byte, name string) (job *vcjob.Job, dropped []string, err error) {
-	jobs, err := vcjob.DecodeJobs(manifest)
-	var de *vcjob.DecodeError
+func LoadDropping(data []byte, name string) (job *vcjob.Job, dropped []string, err error) {
+	jobs, err := manifest.DecodeJobs(data)
+	var de *manifest.Error
 	if errors.As(err, &de) && len(de.UnknownFields()) == len(de.Fields) && len(de.Fields) > 0 {
 		dropped = de.UnknownFields()
-		jobs, err = vcjob.DecodeJobsWith(manifest, vcjob.DecodeOptions{AllowUnknownFields: true})
+		jobs, err = manifest.DecodeJobsWith(data, manifest.Options{AllowUnknownFields: true})
 	}
 	if err != nil {
 		return nil, nil, err

@@ -12,6 +12,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/cmd/internal/timeline"
 	"github.com/vcjob/vcjob/lint"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/validation"
 	"github.com/vcjob/vcjob/vcjobtest/scenario"
@@ -77,15 +78,15 @@ type Result struct {
 // while one types.
 const maxPods = 2000
 
-// Check decodes, validates, lints and explains the manifest's job and
-// runs the scenario on it.
-func Check(manifest, script string) Result {
+// Check decodes, validates, lints and explains the job of the manifest
+// source and runs the scenario on it.
+func Check(source, script string) Result {
 	r := Result{Invalid: []FieldError{}, Lint: []lint.Finding{}, Defaults: []string{}}
-	jobs, err := vcjob.DecodeJobs([]byte(manifest))
-	var de *vcjob.DecodeError
+	jobs, err := manifest.DecodeJobs([]byte(source))
+	var de *manifest.Error
 	if errors.As(err, &de) && len(de.Fields) > 0 && len(de.UnknownFields()) == len(de.Fields) {
 		r.Dropped = de.UnknownFields()
-		jobs, err = vcjob.DecodeJobsWith([]byte(manifest), vcjob.DecodeOptions{AllowUnknownFields: true})
+		jobs, err = manifest.DecodeJobsWith([]byte(source), manifest.Options{AllowUnknownFields: true})
 	}
 	if err != nil {
 		r.Decode = err.Error()

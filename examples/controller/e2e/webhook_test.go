@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/validation"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/clients"
@@ -233,9 +234,9 @@ spec:
 	checkRefused(t, err, want.ToAggregate().Error())
 }
 
-func decodeManifest(t *testing.T, manifest string) *vcjob.Job {
+func decodeManifest(t *testing.T, doc string) *vcjob.Job {
 	t.Helper()
-	job, err := vcjob.DecodeJob([]byte(manifest))
+	job, err := manifest.DecodeJob([]byte(doc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	jobcache "github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/podgroup"
 )
 
@@ -22,7 +23,7 @@ func TestSchemeWithControllerRuntimeFakeClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := vcjob.DecodeJob([]byte(`apiVersion: batch.volcano.sh/v1alpha1
+	job, err := manifest.DecodeJob([]byte(`apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
 metadata: {name: demo, namespace: ns}
 spec:

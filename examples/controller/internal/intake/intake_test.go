@@ -12,6 +12,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 	jobcache "github.com/vcjob/vcjob/cache"
+	"github.com/vcjob/vcjob/manifest"
 	vcrecord "github.com/vcjob/vcjob/record"
 	"github.com/vcjob/vcjob/request"
 	"github.com/vcjob/vcjob/statemachine"
@@ -40,7 +41,7 @@ spec:
 
 func newJob(t *testing.T) *vcjob.Job {
 	t.Helper()
-	job, err := vcjob.DecodeJob([]byte(jobYAML))
+	job, err := manifest.DecodeJob([]byte(jobYAML))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/manifest"
 )
 
 // YAML is the job's manifest.
@@ -36,7 +37,7 @@ spec:
 // phase (its status.minAvailable set when the phase is).
 func New(t testing.TB, phase vcjob.JobPhase) *vcjob.Job {
 	t.Helper()
-	job, err := vcjob.DecodeJob([]byte(YAML))
+	job, err := manifest.DecodeJob([]byte(YAML))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,10 @@
-package vcjob
+package manifest
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/vcjob/vcjob"
 )
 
 // FuzzDecodeCronJob feeds arbitrary bytes through everything a caller does
@@ -10,7 +12,7 @@ import (
 // validation, package cronjob the schedule and the sync).
 // Any input may be refused; none may panic.
 //
-//	go test -run '^$' -fuzz FuzzDecodeCronJob -fuzztime 30s .
+//	go test -run '^$' -fuzz FuzzDecodeCronJob -fuzztime 30s ./manifest
 func FuzzDecodeCronJob(f *testing.F) {
 	for _, seed := range []string{
 		cronManifest,
@@ -33,7 +35,7 @@ func FuzzDecodeCronJob(f *testing.F) {
 		if err != nil {
 			return
 		}
-		SetCronJobDefaults(cj)
+		vcjob.SetCronJobDefaults(cj)
 		if cj.DeepCopy() == nil {
 			t.Fatal("DeepCopy of a decoded cronjob is nil")
 		}

@@ -1,13 +1,13 @@
-package vcjob_test
+package manifest_test
 
 import (
 	"fmt"
 
-	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/manifest"
 )
 
 func ExampleDecodeJob_unknownField() {
-	_, err := vcjob.DecodeJob([]byte(`
+	_, err := manifest.DecodeJob([]byte(`
 apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
 metadata: {name: typo}

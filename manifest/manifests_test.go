@@ -1,4 +1,4 @@
-package vcjob
+package manifest
 
 import (
 	"bufio"
@@ -11,19 +11,20 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // Real Volcano manifests and recorded controller inputs, beside the repo.
 const (
-	manifestsDir = "../shared/manifests/volcano-examples"
-	vectorsFile  = "../shared/conformance/vectors-public.jsonl"
+	manifestsDir = "../../shared/manifests/volcano-examples"
+	vectorsFile  = "../../shared/conformance/vectors-public.jsonl"
 )
 
 // unknownFieldManifests are real manifests that carry fields the Job
 // types do not have (an API server with the Volcano CRD prunes them
 // silently), with the fields strict decoding must name. They decode with
-// DecodeOptions.AllowUnknownFields.
+// Options.AllowUnknownFields.
 func unknownFieldManifests() map[string][]string {
 	return map[string][]string{
 		// "priorityClass" is a typo of the pod's priorityClassName.
@@ -43,15 +44,15 @@ func jobsPerManifest() map[string]int {
 // decodeManifest decodes a manifest strictly, or, for the known ones with
 // unknown fields, checks that strict decoding names them and decodes it
 // leniently.
-func decodeManifest(t *testing.T, name string, data []byte) []*Job {
+func decodeManifest(t *testing.T, name string, data []byte) []*vcjob.Job {
 	t.Helper()
 	jobs, err := DecodeJobs(data)
 	if fields, ok := unknownFieldManifests()[name]; ok {
 		require.Error(t, err, "strict decoding must refuse the unknown fields")
-		var de *DecodeError
+		var de *Error
 		require.ErrorAs(t, err, &de)
 		assert.Equal(t, fields, de.UnknownFields())
-		jobs, err = DecodeJobsWith(data, DecodeOptions{AllowUnknownFields: true})
+		jobs, err = DecodeJobsWith(data, Options{AllowUnknownFields: true})
 	}
 	require.NoError(t, err)
 	want, ok := jobsPerManifest()[name]
@@ -73,7 +74,7 @@ func TestManifestsDecode(t *testing.T) {
 	for name, data := range files {
 		t.Run(name, func(t *testing.T) {
 			for _, job := range decodeManifest(t, name, data) {
-				SetDefaults(job)
+				vcjob.SetDefaults(job)
 				assert.NotEmpty(t, job.Spec.Queue, "job %s", job.Name)
 			}
 		})
@@ -116,7 +117,7 @@ func TestConformanceJobsAreDefaulted(t *testing.T) {
 			continue
 		}
 		defaulted := job.DeepCopy()
-		SetDefaults(defaulted)
+		vcjob.SetDefaults(defaulted)
 		assert.Equal(t, job, defaulted, vector.Name)
 	}
 	require.NoError(t, scanner.Err())

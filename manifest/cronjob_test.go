@@ -1,4 +1,4 @@
-package vcjob
+package manifest
 
 import (
 	"encoding/json"
@@ -8,20 +8,22 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/vcjob/vcjob"
 )
 
 func TestDecodeCronJob(t *testing.T) {
 	cj, err := DecodeCronJob([]byte(cronManifest))
 	require.NoError(t, err)
-	assert.Equal(t, APIVersion, cj.APIVersion)
-	assert.Equal(t, CronJobKind, cj.Kind)
+	assert.Equal(t, vcjob.APIVersion, cj.APIVersion)
+	assert.Equal(t, vcjob.CronJobKind, cj.Kind)
 	assert.Equal(t, "nightly", cj.Name)
 	assert.Equal(t, "ml", cj.Namespace)
 	spec := cj.Spec
 	assert.Equal(t, "30 2 * * *", spec.Schedule)
 	assert.Equal(t, new("America/New_York"), spec.TimeZone)
 	assert.Equal(t, new(int64(600)), spec.StartingDeadlineSeconds)
-	assert.Equal(t, ForbidConcurrent, spec.ConcurrencyPolicy)
+	assert.Equal(t, vcjob.ForbidConcurrent, spec.ConcurrencyPolicy)
 	assert.Nil(t, spec.Suspend)
 	assert.Equal(t, new(int32(5)), spec.SuccessfulJobsHistoryLimit)
 	assert.Equal(t, new(int32(2)), spec.FailedJobsHistoryLimit)
@@ -29,8 +31,8 @@ func TestDecodeCronJob(t *testing.T) {
 	require.Len(t, spec.JobTemplate.Spec.Tasks, 1)
 	assert.Equal(t, int32(2), spec.JobTemplate.Spec.Tasks[0].Replicas)
 
-	SetCronJobDefaults(cj)
-	assert.Equal(t, ForbidConcurrent, cj.Spec.ConcurrencyPolicy, "defaults keep what the manifest says")
+	vcjob.SetCronJobDefaults(cj)
+	assert.Equal(t, vcjob.ForbidConcurrent, cj.Spec.ConcurrencyPolicy, "defaults keep what the manifest says")
 }
 
 // The JSON field names are Volcano's: encoding a decoded manifest gives
@@ -65,8 +67,8 @@ func TestDecodeCronJobErrors(t *testing.T) {
 		is     error
 		detail string
 	}{
-		{"empty", "", ErrEmptyManifest, "empty manifest"},
-		{"only separators and comments", "---\n# nothing\n---\n", ErrEmptyManifest, "empty manifest"},
+		{"empty", "", ErrEmpty, "empty manifest"},
+		{"only separators and comments", "---\n# nothing\n---\n", ErrEmpty, "empty manifest"},
 		{"a list", "- 1\n", ErrNotMapping, "a list"},
 		{"a Job", strings.Replace(cronManifest, "kind: CronJob", "kind: Job", 1), nil, `kind is "Job", expected "CronJob"`},
 		{"no apiVersion", strings.Replace(cronManifest, "apiVersion: batch.volcano.sh/v1alpha1\n", "", 1), nil, "apiVersion is missing"},
@@ -94,7 +96,7 @@ func TestDecodeCronJobTypeMismatch(t *testing.T) {
 	_, err := DecodeCronJob([]byte(strings.Replace(cronManifest, "kind: CronJob", "kind: Cronjob", 1)))
 	var mismatch *CronJobTypeMismatchError
 	require.True(t, errors.As(err, &mismatch), "got %v", err)
-	assert.Equal(t, CronJobTypeMismatchError{APIVersion: APIVersion, Kind: "Cronjob"}, *mismatch)
+	assert.Equal(t, CronJobTypeMismatchError{APIVersion: vcjob.APIVersion, Kind: "Cronjob"}, *mismatch)
 }
 
 func TestDecodeCronJobSkipsEmptyDocuments(t *testing.T) {
@@ -107,15 +109,17 @@ func TestDecodeCronJobWithAllowUnknownFields(t *testing.T) {
 	manifest := strings.Replace(cronManifest, "schedule:", "scheduel: typo\n  schedule:", 1)
 	_, err := DecodeCronJob([]byte(manifest))
 	require.ErrorContains(t, err, "scheduel", "strict decoding names the unknown field")
-	cj, err := DecodeCronJobWith([]byte(manifest), DecodeOptions{AllowUnknownFields: true})
+	cj, err := DecodeCronJobWith([]byte(manifest), Options{AllowUnknownFields: true})
 	require.NoError(t, err)
 	assert.Equal(t, "30 2 * * *", cj.Spec.Schedule)
 }
 
-// Decoding keeps what the Go types lose: which task templates the
-// manifest gave as null (the CRD refuses them; absent ones it admits).
+// A task template given as null is an error naming each such task with
+// its line: the Go types cannot tell null from absent, and the CRD's
+// schema types the template as an object that may not be null. A
+// template left out or empty decodes.
 func TestDecodeCronJobNullPodTemplates(t *testing.T) {
-	cj, err := DecodeCronJob([]byte(`apiVersion: batch.volcano.sh/v1alpha1
+	doc := []byte(`apiVersion: batch.volcano.sh/v1alpha1
 kind: CronJob
 metadata: {name: nightly}
 spec:
@@ -127,14 +131,74 @@ spec:
       - {name: b}
       - name: c
         template:
-`))
-	require.NoError(t, err)
-	assert.Equal(t, []int{0, 2}, NullPodTemplates(cj))
-	assert.Equal(t, []int{0, 2}, NullPodTemplates(cj.DeepCopy()))
-	assert.Nil(t, NullPodTemplates(&CronJob{}))
-	assert.Nil(t, NullPodTemplates(nil))
+`)
+	wantFields := []FieldProblem{
+		{Path: "spec.jobTemplate.spec.tasks[0].template", Line: 9, Problem: "must be an object, not null"},
+		{Path: "spec.jobTemplate.spec.tasks[2].template", Line: 12, Problem: "must be an object, not null"},
+	}
+	cj, err := DecodeCronJob(doc)
+	assert.Nil(t, cj)
+	var de *Error
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, wantFields, de.Fields)
+	assert.Equal(t, 9, de.Line, "the error is at its first null template")
+	assert.Equal(t, `cronjob "nightly"`, de.Object)
+	assert.Empty(t, de.UnknownFields(), "a null template is no unknown field")
+
+	// Refused when unknown fields are dropped too: the option is about
+	// fields the types lack.
+	_, err = DecodeCronJobWith(doc, Options{AllowUnknownFields: true})
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, wantFields, de.Fields)
 
 	cj, err = DecodeCronJob([]byte(`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"CronJob","metadata":{"name":"j"},"spec":{"schedule":"@hourly","jobTemplate":{"spec":{"tasks":[{"name":"t","template":{}}]}}}}`))
 	require.NoError(t, err)
-	assert.Nil(t, NullPodTemplates(cj))
+	assert.Empty(t, cj.Spec.JobTemplate.Spec.Tasks[0].Template.Spec.Containers)
+}
+
+// The cases validation's tests held when ValidateCronJob reported null
+// templates: `template:` with nothing under it and `template: null` are
+// errors at the template's path and line; a template left out or empty
+// decodes (and validation admits it: see validation's tests).
+func TestDecodeCronJobNullOrAbsentPodTemplate(t *testing.T) {
+	manifest := func(template string) []byte {
+		return []byte(`apiVersion: batch.volcano.sh/v1alpha1
+kind: CronJob
+metadata: {name: nightly, namespace: ml}
+spec:
+  schedule: "@hourly"
+  jobTemplate:
+    spec:
+      tasks:
+      - name: main
+        replicas: 1
+        template: {spec: {containers: [{name: main, image: busybox}]}}
+      - name: worker
+        replicas: 1
+` + template)
+	}
+	for _, tc := range []struct {
+		name     string
+		template string
+		want     []FieldProblem
+	}{
+		{"null", "        template:\n", []FieldProblem{{"spec.jobTemplate.spec.tasks[1].template", 14, "must be an object, not null"}}},
+		{"null, written out", "        template: null\n", []FieldProblem{{"spec.jobTemplate.spec.tasks[1].template", 14, "must be an object, not null"}}},
+		{"left out", "", nil},
+		{"empty", "        template: {}\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cj, err := DecodeCronJob(manifest(tc.template))
+			if tc.want == nil {
+				require.NoError(t, err)
+				assert.Len(t, cj.Spec.JobTemplate.Spec.Tasks, 2)
+				return
+			}
+			assert.Nil(t, cj)
+			var de *Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, tc.want, de.Fields)
+			assert.EqualError(t, err, `line 14: cronjob "nightly": spec.jobTemplate.spec.tasks[1].template: must be an object, not null`)
+		})
+	}
 }

@@ -1,4 +1,4 @@
-package vcjob
+package manifest
 
 import (
 	"os"
@@ -11,7 +11,7 @@ import (
 // real Volcano manifests and recorded vectors skip.
 func TestMain(m *testing.M) {
 	if _, err := os.Stat(manifestsDir); err != nil {
-		testnote.Say("vcjob: ../shared/manifests is missing (Volcano's own example manifests with their verdicts, kept beside the repository): the tests on real manifests skip")
+		testnote.Say("manifest: ../shared/manifests is missing (Volcano's own example manifests with their verdicts, kept beside the repository): the tests on real manifests skip")
 	}
 	os.Exit(m.Run())
 }

@@ -1,4 +1,4 @@
-package vcjob
+package manifest
 
 import (
 	"bytes"
@@ -15,11 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// +k8s:deepcopy-gen=false
-
-// DecodeError is a document that does not decode into a Job or CronJob:
+// Error is a document that does not decode into a Job or CronJob:
 // where it is, what it is, and which fields are wrong.
-type DecodeError struct {
+type Error struct {
 	// Line is the line of the input the first problem is on, counted from
 	// 1; the document's first line when no closer line is known.
 	Line int
@@ -27,14 +25,14 @@ type DecodeError struct {
 	// else "".
 	Object string
 	// Fields are the fields that do not decode, in the order the decoder
-	// met them; empty when the problem is the document as a whole (not a
-	// mapping, the wrong kind, invalid YAML).
+	// met them, then the task templates given as null; empty when the
+	// problem is the document as a whole (not a mapping, the wrong kind,
+	// invalid YAML).
 	Fields []FieldProblem
-	// Err is the cause as the decoder reported it.
+	// Err is the cause as the decoder reported it; for problems only the
+	// CRD's schema sees (a null task template), the first of them.
 	Err error
 }
-
-// +k8s:deepcopy-gen=false
 
 // FieldProblem is one field that does not decode.
 type FieldProblem struct {
@@ -45,11 +43,11 @@ type FieldProblem struct {
 	Line int
 	// Problem says what is wrong: "unknown field", "duplicate field", or
 	// the kind of value expected and found ("must be a list, not an
-	// object").
+	// object", "must be an object, not null").
 	Problem string
 }
 
-func (e *DecodeError) Error() string {
+func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "line %d: ", e.Line)
 	if e.Object != "" {
@@ -73,11 +71,11 @@ func (e *DecodeError) Error() string {
 	return b.String()
 }
 
-func (e *DecodeError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
 // UnknownFields are the paths of the fields the types do not know (what
-// DecodeOptions.AllowUnknownFields drops).
-func (e *DecodeError) UnknownFields() []string {
+// Options.AllowUnknownFields drops).
+func (e *Error) UnknownFields() []string {
 	var out []string
 	for _, f := range e.Fields {
 		if f.Problem == problemUnknown {
@@ -90,13 +88,16 @@ func (e *DecodeError) UnknownFields() []string {
 const (
 	problemUnknown   = "unknown field"
 	problemDuplicate = "duplicate field"
+	problemNull      = "must be " + kindObject + ", not null"
 )
 
-// newDecodeError explains err, the failure to decode doc (JSON data read
-// from the YAML or JSON document src, which starts at line first of the
-// input): the fields at fault with their paths and lines.
-func newDecodeError(err error, src, data []byte, first int, object string, into reflect.Type) *DecodeError {
-	de := &DecodeError{Line: first, Object: object, Err: err}
+// newError explains why doc did not decode (JSON data read from the YAML
+// or JSON document src, which starts at line first of the input): err,
+// the decoder's failure (nil when it decoded), and nulls, the task
+// templates given as null. It lists the fields at fault with their paths
+// and lines.
+func newError(err error, nulls []FieldProblem, src, data []byte, first int, object string, into reflect.Type) *Error {
+	de := &Error{Line: first, Object: object, Err: err}
 	if strict, ok := runtime.AsStrictDecodingError(err); ok {
 		for _, e := range strict.Errors() {
 			de.Fields = append(de.Fields, strictProblem(e.Error()))
@@ -104,7 +105,15 @@ func newDecodeError(err error, src, data []byte, first int, object string, into 
 	} else if p, ok := firstTypeMismatch(data, into); ok {
 		de.Fields = append(de.Fields, p)
 	}
-	if len(de.Fields) == 0 {
+	switch {
+	case err == nil:
+		de.Err = fmt.Errorf("%s: %s", nulls[0].Path, nulls[0].Problem)
+		de.Fields = nulls
+	case len(de.Fields) > 0:
+		// Listed with the decoder's own problems; after an error that
+		// names no field, the nulls wait for that one to be fixed.
+		de.Fields = append(de.Fields, nulls...)
+	default:
 		return de
 	}
 	var root yaml3.Node
@@ -135,6 +144,34 @@ func strictProblem(msg string) FieldProblem {
 }
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+
+// nullTemplates finds the tasks of the list at path tasks (spec.tasks)
+// whose template data (JSON) gives as null. The Go types cannot tell null
+// from absent (both decode to an empty template); Volcano's Job and
+// CronJob CRDs type the template as an object that may not be null (see
+// the package comment).
+func nullTemplates(data []byte, tasks string) []FieldProblem {
+	var v any
+	if !bytes.Contains(data, []byte("null")) || json.Unmarshal(data, &v) != nil {
+		return nil
+	}
+	for _, key := range pathSegments(tasks) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[key]
+	}
+	list, _ := v.([]any)
+	var out []FieldProblem
+	for i, item := range list {
+		task, _ := item.(map[string]any)
+		if tmpl, ok := task["template"]; ok && tmpl == nil {
+			out = append(out, FieldProblem{Path: tasks + "[" + strconv.Itoa(i) + "].template", Problem: problemNull})
+		}
+	}
+	return out
+}
 
 // firstTypeMismatch finds the first value of data (JSON) whose kind the
 // Go type t cannot hold: the field a "cannot unmarshal" error is about,
@@ -342,11 +379,11 @@ func pathSegments(path string) []string {
 
 // inDocument places a document's decoding error in the input: err's
 // lines, counted in the document, are moved to the document's first line,
-// first; an error that is no *DecodeError becomes one at that line.
-func inDocument(err error, first int) *DecodeError {
-	var de *DecodeError
+// first; an error that is no *Error becomes one at that line.
+func inDocument(err error, first int) *Error {
+	var de *Error
 	if !errors.As(err, &de) {
-		return &DecodeError{Line: first, Err: err}
+		return &Error{Line: first, Err: err}
 	}
 	de.Line += first - 1
 	for i := range de.Fields {

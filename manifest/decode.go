@@ -1,4 +1,4 @@
-package vcjob
+package manifest
 
 import (
 	"bytes"
@@ -13,12 +13,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	kjson "k8s.io/apimachinery/pkg/runtime/serializer/json"
 	"sigs.k8s.io/yaml"
+
+	"github.com/vcjob/vcjob"
 )
 
-// +k8s:deepcopy-gen=false
-
-// DecodeOptions tunes manifest decoding.
-type DecodeOptions struct {
+// Options tunes decoding.
+type Options struct {
 	// AllowUnknownFields drops fields the Job types do not know (and
 	// tolerates duplicate keys, the last one winning) instead of failing,
 	// which is what an API server that prunes unknown fields does.
@@ -30,30 +30,29 @@ type DecodeOptions struct {
 }
 
 // lineOf is the input line of line (counted in the data).
-func (o DecodeOptions) lineOf(line int) int {
+func (o Options) lineOf(line int) int {
 	return line + max(o.FirstLine, 1) - 1
 }
 
-// ManifestError is a decoding failure that carries no further detail of
-// its own; compare with errors.Is.
-type ManifestError string
+// DocumentError is a decoding failure about the input or a document as a
+// whole, not a particular field; it carries no further detail of its own.
+// Compare with errors.Is.
+type DocumentError string
 
-func (e ManifestError) Error() string { return string(e) }
+func (e DocumentError) Error() string { return string(e) }
 
-// The manifest failures that are not about a particular field.
+// The failures that are not about a particular field.
 const (
-	// ErrEmptyManifest: the input (or the document) holds nothing but
-	// whitespace, comments or document separators.
-	ErrEmptyManifest ManifestError = "empty manifest"
+	// ErrEmpty: the input (or the document) holds nothing but whitespace,
+	// comments or document separators.
+	ErrEmpty DocumentError = "empty manifest"
 	// ErrNotMapping: the document is a list, string, number, ... rather
 	// than an object with apiVersion, kind, metadata and spec.
-	ErrNotMapping ManifestError = "manifest is not a mapping"
+	ErrNotMapping DocumentError = "manifest is not a mapping"
 	// ErrMultipleDocuments: DecodeJob (or DecodeCronJob) was given a
 	// stream of several objects.
-	ErrMultipleDocuments ManifestError = "more than one document holds an object"
+	ErrMultipleDocuments DocumentError = "more than one document holds an object"
 )
-
-// +k8s:deepcopy-gen=false
 
 // TypeMismatchError says a document is not a batch.volcano.sh/v1alpha1 Job.
 // APIVersion and Kind are what the document holds ("" when missing).
@@ -63,15 +62,15 @@ type TypeMismatchError struct {
 }
 
 func (e *TypeMismatchError) Error() string {
-	return typeMismatch(e.APIVersion, e.Kind, JobKind)
+	return typeMismatch(e.APIVersion, e.Kind, vcjob.JobKind)
 }
 
 // typeMismatch says how a document's apiVersion and kind differ from a
 // batch.volcano.sh/v1alpha1 object of kind want.
 func typeMismatch(apiVersion, kind, want string) string {
 	var parts []string
-	if apiVersion != APIVersion {
-		parts = append(parts, fmt.Sprintf("apiVersion is %s, expected %q", describeFound(apiVersion), APIVersion))
+	if apiVersion != vcjob.APIVersion {
+		parts = append(parts, fmt.Sprintf("apiVersion is %s, expected %q", describeFound(apiVersion), vcjob.APIVersion))
 	}
 	if kind != want {
 		parts = append(parts, fmt.Sprintf("kind is %s, expected %q", describeFound(kind), want))
@@ -87,15 +86,16 @@ func describeFound(s string) string {
 }
 
 // DecodeJob decodes one Job manifest, YAML or JSON. Unknown fields
-// anywhere in the document, duplicate keys, and a wrong or missing
+// anywhere in the document, duplicate keys, a task template given as null
+// (`template:` with nothing under it), and a wrong or missing
 // apiVersion/kind are errors. Empty documents around the job (a leading or
 // trailing "---") are ignored; a second job is an error.
-func DecodeJob(data []byte) (*Job, error) {
-	return DecodeJobWith(data, DecodeOptions{})
+func DecodeJob(data []byte) (*vcjob.Job, error) {
+	return DecodeJobWith(data, Options{})
 }
 
 // DecodeJobWith is DecodeJob with options.
-func DecodeJobWith(data []byte, opts DecodeOptions) (*Job, error) {
+func DecodeJobWith(data []byte, opts Options) (*vcjob.Job, error) {
 	jobs, err := decodeStream(data, opts, 2)
 	if err != nil {
 		return nil, err
@@ -108,31 +108,31 @@ func DecodeJobWith(data []byte, opts DecodeOptions) (*Job, error) {
 
 // DecodeJobs decodes a multi-document YAML stream ("---" separated) into
 // its jobs, in order, skipping empty documents. Decoding is strict as in
-// DecodeJob; an error names the line the failing document starts on.
-func DecodeJobs(data []byte) ([]*Job, error) {
-	return DecodeJobsWith(data, DecodeOptions{})
+// DecodeJob; an error's lines count in the whole stream.
+func DecodeJobs(data []byte) ([]*vcjob.Job, error) {
+	return DecodeJobsWith(data, Options{})
 }
 
 // DecodeJobsWith is DecodeJobs with options.
-func DecodeJobsWith(data []byte, opts DecodeOptions) ([]*Job, error) {
+func DecodeJobsWith(data []byte, opts Options) ([]*vcjob.Job, error) {
 	return decodeStream(data, opts, -1)
 }
 
 // decodeStream decodes up to limit jobs (all when limit < 0); stopping
 // early lets DecodeJob refuse a stream without decoding all of it.
-func decodeStream(data []byte, opts DecodeOptions, limit int) ([]*Job, error) {
+func decodeStream(data []byte, opts Options, limit int) ([]*vcjob.Job, error) {
 	docs, err := splitDocuments(data)
 	if err != nil {
 		return nil, fmt.Errorf("vcjob: %w", err)
 	}
-	var jobs []*Job
+	var jobs []*vcjob.Job
 	for _, doc := range docs {
 		if limit >= 0 && len(jobs) >= limit {
 			break
 		}
 		job, err := decodeDocument(doc.data, opts)
 		switch {
-		case errors.Is(err, ErrEmptyManifest):
+		case errors.Is(err, ErrEmpty):
 			continue
 		case err != nil:
 			return nil, inDocument(err, opts.lineOf(doc.line))
@@ -140,7 +140,7 @@ func decodeStream(data []byte, opts DecodeOptions, limit int) ([]*Job, error) {
 		jobs = append(jobs, job)
 	}
 	if len(jobs) == 0 {
-		return nil, fmt.Errorf("vcjob: %w", ErrEmptyManifest)
+		return nil, fmt.Errorf("vcjob: %w", ErrEmpty)
 	}
 	return jobs, nil
 }
@@ -183,20 +183,35 @@ func isDocumentSeparator(line []byte) bool {
 	return len(line) == 3 || strings.ContainsRune(" \t\r\n", rune(line[3]))
 }
 
-func decodeDocument(doc []byte, opts DecodeOptions) (*Job, error) {
-	job := &Job{}
-	if err := decodeObject(doc, opts, checkTypeMeta, job, &job.ObjectMeta, "job"); err != nil {
+func decodeDocument(doc []byte, opts Options) (*vcjob.Job, error) {
+	job := &vcjob.Job{}
+	if err := decodeObject(doc, opts, jobDocument(), job, &job.ObjectMeta); err != nil {
 		return nil, err
 	}
 	return job, nil
 }
 
+// documentKind is what decodeObject reads a document as.
+type documentKind struct {
+	// name names the object in errors: job "train".
+	name string
+	// checkTypeMeta accepts the document's apiVersion and kind.
+	checkTypeMeta func(data []byte) error
+	// tasks is the path of the object's tasks, whose templates may not be
+	// null (see nullTemplates).
+	tasks string
+}
+
+func jobDocument() documentKind {
+	return documentKind{name: "job", checkTypeMeta: checkTypeMeta, tasks: "spec.tasks"}
+}
+
 // decodeObject decodes one document into obj, a Job or a CronJob: it
-// must be a mapping whose apiVersion and kind checkMeta accepts. A decode
-// error names the object (what, meta.Name) when its name was read.
-func decodeObject(doc []byte, opts DecodeOptions, checkMeta func([]byte) error, obj runtime.Object, meta *metav1.ObjectMeta, what string) error {
+// must be a mapping whose apiVersion and kind the kind accepts. A decode
+// error names the object (kind.name, meta.Name) when its name was read.
+func decodeObject(doc []byte, opts Options, kind documentKind, obj runtime.Object, meta *metav1.ObjectMeta) error {
 	if len(bytes.TrimSpace(doc)) == 0 {
-		return ErrEmptyManifest // YAML would choke on a stray tab
+		return ErrEmpty // YAML would choke on a stray tab
 	}
 	data, err := documentToJSON(doc, opts)
 	if err != nil {
@@ -204,12 +219,12 @@ func decodeObject(doc []byte, opts DecodeOptions, checkMeta func([]byte) error, 
 	}
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || bytes.Equal(data, []byte("null")) {
-		return ErrEmptyManifest
+		return ErrEmpty
 	}
 	if data[0] != '{' {
 		return fmt.Errorf("%w: found %s", ErrNotMapping, jsonKind(data[0]))
 	}
-	if err := checkMeta(data); err != nil {
+	if err := kind.checkTypeMeta(data); err != nil {
 		return err
 	}
 	// The apimachinery serializer is what an API server decodes with: case
@@ -217,19 +232,21 @@ func decodeObject(doc []byte, opts DecodeOptions, checkMeta func([]byte) error, 
 	// field by its full path (spec.tasks[0].template.spec...).
 	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, unregisteredTypes{}, unregisteredTypes{},
 		kjson.SerializerOptions{Strict: !opts.AllowUnknownFields})
-	if _, _, err := serializer.Decode(data, nil, obj); err != nil {
-		object := ""
-		if meta.Name != "" {
-			object = fmt.Sprintf("%s %q", what, meta.Name)
-		}
-		return newDecodeError(err, doc, data, 1, object, reflect.TypeOf(obj).Elem())
+	_, _, err = serializer.Decode(data, nil, obj)
+	nulls := nullTemplates(data, kind.tasks)
+	if err == nil && len(nulls) == 0 {
+		return nil
 	}
-	return nil
+	object := ""
+	if meta.Name != "" {
+		object = fmt.Sprintf("%s %q", kind.name, meta.Name)
+	}
+	return newError(err, nulls, doc, data, 1, object, reflect.TypeOf(obj).Elem())
 }
 
 // documentToJSON turns one YAML or JSON document into JSON. JSON is kept
 // as it is, so that JSON that is not also YAML (tab indentation) decodes.
-func documentToJSON(doc []byte, opts DecodeOptions) ([]byte, error) {
+func documentToJSON(doc []byte, opts Options) ([]byte, error) {
 	trimmed := bytes.TrimSpace(doc)
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed) {
 		return trimmed, nil
@@ -277,7 +294,7 @@ func checkTypeMeta(data []byte) error {
 			return fmt.Errorf("%s must be a string, found %s: %w", f.key, raw, err)
 		}
 	}
-	if found.APIVersion != APIVersion || found.Kind != JobKind {
+	if found.APIVersion != vcjob.APIVersion || found.Kind != vcjob.JobKind {
 		return &found
 	}
 	return nil
@@ -288,11 +305,11 @@ func checkTypeMeta(data []byte) error {
 type unregisteredTypes struct{}
 
 func (unregisteredTypes) ObjectKinds(obj runtime.Object) ([]schema.GroupVersionKind, bool, error) {
-	return nil, false, runtime.NewNotRegisteredErrForType("vcjob", reflect.TypeOf(obj))
+	return nil, false, runtime.NewNotRegisteredErrForType("manifest", reflect.TypeOf(obj))
 }
 
 func (unregisteredTypes) Recognizes(schema.GroupVersionKind) bool { return false }
 
 func (unregisteredTypes) New(kind schema.GroupVersionKind) (runtime.Object, error) {
-	return nil, runtime.NewNotRegisteredErrForKind("vcjob", kind)
+	return nil, runtime.NewNotRegisteredErrForKind("manifest", kind)
 }

@@ -1,4 +1,4 @@
-package vcjob
+package manifest
 
 import (
 	"encoding/json"
@@ -8,35 +8,23 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
+
+	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // header starts a manifest with the right type and a name.
 const header = "apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata:\n  name: demo\n"
 
-const minimalManifest = `apiVersion: batch.volcano.sh/v1alpha1
-kind: Job
-metadata:
-  name: demo
-spec:
-  minAvailable: 1
-  tasks:
-    - name: worker
-      replicas: 2
-      template:
-        spec:
-          containers:
-            - name: main
-              image: busybox
-              resources:
-                requests:
-                  cpu: 500m
-`
+// minimalManifest is a one-task Job with a 500m CPU request, 17 lines
+// long. The root package's tests read the same file.
+var minimalManifest = testfiles.MustRead("../testdata/job-minimal.yaml")
 
 func TestDecodeJobMinimal(t *testing.T) {
 	job, err := DecodeJob([]byte(minimalManifest))
 	require.NoError(t, err)
-	assert.Equal(t, APIVersion, job.APIVersion)
-	assert.Equal(t, JobKind, job.Kind)
+	assert.Equal(t, vcjob.APIVersion, job.APIVersion)
+	assert.Equal(t, vcjob.JobKind, job.Kind)
 	assert.Equal(t, "demo", job.Name)
 	assert.Equal(t, int32(1), job.Spec.MinAvailable)
 	require.Len(t, job.Spec.Tasks, 1)
@@ -102,10 +90,10 @@ func TestDecodeJobErrors(t *testing.T) {
 		{name: "string", doc: "just text\n", wantIs: ErrNotMapping, wantText: []string{"found a string"}},
 		{name: "number", doc: "42\n", wantIs: ErrNotMapping, wantText: []string{"found a number"}},
 		{name: "JSON list", doc: `[{"kind":"Job"}]`, wantIs: ErrNotMapping},
-		{name: "empty", doc: "", wantIs: ErrEmptyManifest},
-		{name: "whitespace", doc: " \n\t\n", wantIs: ErrEmptyManifest},
-		{name: "comment only", doc: "# nothing here\n", wantIs: ErrEmptyManifest},
-		{name: "separators only", doc: "---\n---\n", wantIs: ErrEmptyManifest},
+		{name: "empty", doc: "", wantIs: ErrEmpty},
+		{name: "whitespace", doc: " \n\t\n", wantIs: ErrEmpty},
+		{name: "comment only", doc: "# nothing here\n", wantIs: ErrEmpty},
+		{name: "separators only", doc: "---\n---\n", wantIs: ErrEmpty},
 		{name: "bad YAML", doc: "spec: [unclosed\n", wantText: []string{"invalid YAML"}},
 		{name: "bad separator", doc: header + "--- not a comment\n" + header, wantText: []string{"document separator"}},
 		{name: "two jobs", doc: minimalManifest + "---\n" + minimalManifest, wantIs: ErrMultipleDocuments},
@@ -126,10 +114,10 @@ func TestDecodeJobErrors(t *testing.T) {
 	}
 }
 
-// TestDecodeErrorPointsAtTheField: a value of the wrong kind is named by
+// TestErrorPointsAtTheField: a value of the wrong kind is named by
 // its full path, indices included, and its line, in the words of JSON
 // kinds rather than Go types.
-func TestDecodeErrorPointsAtTheField(t *testing.T) {
+func TestErrorPointsAtTheField(t *testing.T) {
 	doc := header + `spec:
   tasks:
   - name: a
@@ -144,7 +132,7 @@ func TestDecodeErrorPointsAtTheField(t *testing.T) {
           image: busybox
 `
 	_, err := DecodeJob([]byte(doc))
-	var de *DecodeError
+	var de *Error
 	require.ErrorAs(t, err, &de)
 	assert.Equal(t, []FieldProblem{{Path: "spec.tasks[1].template.spec.containers", Line: 14, Problem: "must be a list, not an object"}}, de.Fields)
 	assert.Equal(t, `line 14: job "demo": spec.tasks[1].template.spec.containers: must be a list, not an object`, err.Error())
@@ -195,17 +183,17 @@ func TestDecodeJobWithAllowUnknownFields(t *testing.T) {
 	_, err := DecodeJob([]byte(doc))
 	require.ErrorContains(t, err, `spec.surprise: unknown field`)
 
-	job, err := DecodeJobWith([]byte(doc), DecodeOptions{AllowUnknownFields: true})
+	job, err := DecodeJobWith([]byte(doc), Options{AllowUnknownFields: true})
 	require.NoError(t, err)
 	assert.Equal(t, "demo", job.Name)
 
 	// Duplicate keys are tolerated too, the last one winning.
-	job, err = DecodeJobWith([]byte(header+"spec:\n  queue: a\n  queue: b\n"), DecodeOptions{AllowUnknownFields: true})
+	job, err = DecodeJobWith([]byte(header+"spec:\n  queue: a\n  queue: b\n"), Options{AllowUnknownFields: true})
 	require.NoError(t, err)
 	assert.Equal(t, "b", job.Spec.Queue)
 
 	// The opt-out is about fields only: the type is still checked.
-	_, err = DecodeJobWith([]byte("apiVersion: v1\nkind: Job\n"), DecodeOptions{AllowUnknownFields: true})
+	_, err = DecodeJobWith([]byte("apiVersion: v1\nkind: Job\n"), Options{AllowUnknownFields: true})
 	var mismatch *TypeMismatchError
 	assert.ErrorAs(t, err, &mismatch)
 }
@@ -227,9 +215,9 @@ func TestDecodeJobsErrorNamesTheDocument(t *testing.T) {
 	assert.EqualError(t, err, "line 23: spec.bogus: unknown field", "the line is the field's, counted in the stream")
 
 	_, err = DecodeJobs([]byte("---\n"))
-	assert.ErrorIs(t, err, ErrEmptyManifest)
+	assert.ErrorIs(t, err, ErrEmpty)
 
-	jobs, err := DecodeJobsWith([]byte(stream), DecodeOptions{AllowUnknownFields: true})
+	jobs, err := DecodeJobsWith([]byte(stream), Options{AllowUnknownFields: true})
 	require.NoError(t, err)
 	assert.Len(t, jobs, 2)
 }
@@ -237,7 +225,7 @@ func TestDecodeJobsErrorNamesTheDocument(t *testing.T) {
 func TestDecodeJobRoundTrip(t *testing.T) {
 	original, err := DecodeJob([]byte(minimalManifest))
 	require.NoError(t, err)
-	SetDefaults(original)
+	vcjob.SetDefaults(original)
 	assertRoundTrip(t, original)
 }
 
@@ -245,7 +233,7 @@ func TestDecodeJobRoundTrip(t *testing.T) {
 // names must be the ones strict decoding knows, and nothing may be lost.
 // Quantities compare by value: decoding "1024Mi" and "1Gi" give equal
 // quantities that print differently.
-func assertRoundTrip(t *testing.T, job *Job) {
+func assertRoundTrip(t *testing.T, job *vcjob.Job) {
 	t.Helper()
 	encoded, err := json.Marshal(job)
 	require.NoError(t, err)
@@ -255,4 +243,62 @@ func assertRoundTrip(t *testing.T, job *Job) {
 	reencoded, err := json.Marshal(again)
 	require.NoError(t, err)
 	assert.JSONEq(t, string(encoded), string(reencoded))
+}
+
+// The Job CRD's schema types a task's template as an object that may not
+// be null, as the CronJob CRD's does: a template given as null is an
+// error at its path and line, one left out or empty decodes.
+func TestDecodeJobNullPodTemplate(t *testing.T) {
+	doc := func(template string) string {
+		return header + "spec:\n  tasks:\n  - name: a\n    template: {spec: {containers: [{name: c, image: busybox}]}}\n  - name: b\n" + template
+	}
+	for _, tc := range []struct {
+		name     string
+		template string
+		want     []FieldProblem
+	}{
+		{"null", "    template:\n", []FieldProblem{{"spec.tasks[1].template", 10, "must be an object, not null"}}},
+		{"null, written out", "    template: null\n", []FieldProblem{{"spec.tasks[1].template", 10, "must be an object, not null"}}},
+		{"left out", "", nil},
+		{"empty", "    template: {}\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			job, err := DecodeJob([]byte(doc(tc.template)))
+			if tc.want == nil {
+				require.NoError(t, err)
+				assert.Len(t, job.Spec.Tasks, 2)
+				return
+			}
+			assert.Nil(t, job)
+			var de *Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, tc.want, de.Fields)
+			assert.EqualError(t, err, `line 10: job "demo": spec.tasks[1].template: must be an object, not null`)
+		})
+	}
+
+	// With unknown fields, both are listed, the decoder's first; the
+	// unknown fields alone are what AllowUnknownFields drops.
+	_, err := DecodeJob([]byte(doc("    template:\n    replica: 2\n")))
+	var de *Error
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, []FieldProblem{
+		{"spec.tasks[1].replica", 11, "unknown field"},
+		{"spec.tasks[1].template", 10, "must be an object, not null"},
+	}, de.Fields)
+	assert.Equal(t, []string{"spec.tasks[1].replica"}, de.UnknownFields())
+	_, err = DecodeJobWith([]byte(doc("    template:\n    replica: 2\n")), Options{AllowUnknownFields: true})
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, []FieldProblem{{"spec.tasks[1].template", 10, "must be an object, not null"}}, de.Fields)
+
+	// An error that names no field comes first; the null waits for it.
+	_, err = DecodeJob([]byte(doc("    template:\n    replicas: 1.5\n")))
+	require.ErrorAs(t, err, &de)
+	assert.NotContains(t, err.Error(), "template")
+
+	// JSON, and a stream: the line counts in the stream.
+	_, err = DecodeJob([]byte(`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"Job","spec":{"tasks":[{"name":"t","template":null}]}}`))
+	assert.EqualError(t, err, "line 1: spec.tasks[0].template: must be an object, not null")
+	_, err = DecodeJobs([]byte(minimalManifest + "---\n" + doc("    template:\n")))
+	assert.EqualError(t, err, `line 28: job "demo": spec.tasks[1].template: must be an object, not null`)
 }

@@ -1,0 +1,49 @@
+// Package manifest decodes Volcano Job and CronJob manifests, YAML or
+// JSON, strictly: a field the types lack, a duplicate key, a value of the
+// wrong kind, a task template given as null, or the wrong apiVersion or
+// kind is an error that names the field by its path, as an API server
+// writes it, and the input line it is on. It owns DecodeJob, DecodeJobs
+// (a "---" separated stream), DecodeCronJob, their ...With variants taking
+// Options, and the errors they return: *Error with its FieldProblems, the
+// DocumentError sentinels (ErrEmpty, ErrNotMapping, ErrMultipleDocuments),
+// *TypeMismatchError and *CronJobTypeMismatchError. Package vcjob holds
+// the types it decodes into and their defaults; package validation says
+// what Volcano's admission says of them.
+//
+//	job, err := manifest.DecodeJob(data)
+//	var e *manifest.Error
+//	if errors.As(err, &e) {
+//		for _, f := range e.Fields {
+//			fmt.Printf("line %d: %s: %s\n", f.Line, f.Path, f.Problem)
+//		}
+//	}
+//
+// Options.AllowUnknownFields reads a manifest as an API server with
+// Volcano's CRD does, dropping the fields the types lack (Error.UnknownFields
+// lists what strict decoding refused); FirstLine counts lines in a larger
+// input a document was cut out of.
+//
+// Decoding goes through the apimachinery JSON serializer an API server
+// uses (case-sensitive keys, unknown and duplicate fields named by path).
+// That path carries no line: the document is also read with
+// go.yaml.in/yaml/v3, whose node tree keeps the line of every key, to
+// point each problem at its line.
+//
+// A task's template given as null (`template:` with nothing under it, or
+// `template: null`) is one of the problems: the Go types decode null and
+// absent alike (an empty template), while Volcano's Job CRD and CronJob
+// CRD (batch.volcano.sh_jobs.yaml and batch.volcano.sh_cronjobs.yaml,
+// kept in examples/controller/config/crd) both type the template as an
+// object without nullable: true. A kube-apiserver removes such a null
+// before it validates (it prunes the nulls a schema does not allow), so
+// it takes the template as left out; the decoder names it instead, since
+// a template left empty under its key is most likely a mistake.
+//
+// # Where things are
+//
+//	decode.go           Options, DecodeJob and DecodeJobs, the stream split, the type check
+//	cronjob.go          DecodeCronJob and CronJobTypeMismatchError
+//	error.go            Error and FieldProblem: the fields at fault, their paths and lines
+//	*_test.go           the cases; manifests_test.go decodes Volcano's own example
+//	                    manifests and recorded jobs, kept beside the repository
+package manifest
