@@ -27,5 +27,6 @@
 //	go retrier.Run(ctx)
 //	step := &worker.Step{Jobs: jobs, Delays: delay.New(), Cluster: &statemachine.Applied{Applier: a, Plugins: reg}}
 //
-// The job controller of this module (internal/controller/job) runs it so.
+// Example (example_test.go) runs it on fake clients; the job controller
+// of this module (internal/controller/job) runs it so.
 package applier

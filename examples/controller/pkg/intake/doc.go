@@ -23,5 +23,6 @@
 //	go h.RunCommands(ctx)
 //	defer h.ShutDown()
 //
-// The job controller of this module (internal/controller/job) runs it so.
+// Example (example_test.go) runs it on fake clients; the job controller
+// of this module (internal/controller/job) runs it so.
 package intake
