@@ -20,7 +20,12 @@ import (
 func main() {
 	klog.InitFlags(nil)
 	o := parseFlags()
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	// The root logger (klog's, as -v and the other klog flags set it up):
+	// every part of the process takes it from the context and adds its
+	// name and values.
+	klog.EnableContextualLogging(true)
+	ctx := klog.NewContext(context.Background(), klog.Background())
+	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM, os.Interrupt)
 	err := app.Run(ctx, o)
 	stop()
 	klog.Flush()

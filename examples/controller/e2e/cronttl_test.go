@@ -18,7 +18,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
 )
 
 // The CronJob tests take no fake clock (the controller reads its own):

@@ -34,8 +34,8 @@ import (
 
 	"github.com/vcjob/vcjob"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 // faultKinds are the faults the proxy injects into mutating requests.

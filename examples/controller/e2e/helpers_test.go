@@ -28,7 +28,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
 )
 
 var bg = context.Background()

@@ -19,8 +19,8 @@ import (
 
 	"github.com/vcjob/vcjob"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 func loadJob(name string, replicas int) string {

@@ -16,8 +16,8 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 const pytorchJob = `

@@ -23,7 +23,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/podgroup"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
 )
 
 // mode is what the simulated cluster does on its own in a namespace.

@@ -17,7 +17,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/internal/admissioncases"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
 )
 
 // TestVolcanoE2EAdmission sends the admission cases of Volcano's own

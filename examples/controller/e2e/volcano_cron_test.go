@@ -12,7 +12,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
 )
 
 // TestVolcanoE2ECronJob plays the CronJob cases of Volcano's e2e suite

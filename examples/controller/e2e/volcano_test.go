@@ -36,7 +36,7 @@ import (
 	"github.com/vcjob/vcjob/vcjobtest/scenario"
 	"github.com/vcjob/vcjob/vcjobtest/scenario/expect"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
 )
 
 // The translations of Volcano's own end-to-end cases live with the

@@ -14,7 +14,7 @@ import (
 
 	"github.com/vcjob/vcjob"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
 )
 
 // The job of Volcano's jobp case "Reconciles a VCJob recreated with the

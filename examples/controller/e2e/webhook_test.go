@@ -23,7 +23,7 @@ import (
 	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/validation"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
 )
 
 // webhookJob is a job as a user writes it, without Volcano's defaults.

@@ -17,7 +17,7 @@ import (
 	"github.com/vcjob/vcjob"
 	"github.com/vcjob/vcjob/validation"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 // A job as a user writes it: no queue, scheduler, retries, task name or

@@ -1,11 +1,3 @@
-// Package admission serves Volcano's admission webhooks for Jobs and
-// CronJobs from the vcjob library: /jobs/mutate (vcjob.SetDefaults, as a
-// JSON patch), /jobs/validate (validation.ValidateJob on create,
-// validation.ValidateJobUpdate on update) and /cronjobs/validate
-// (validation.ValidateCronJob), answering admission.k8s.io/v1
-// AdmissionReviews. A refusal carries the library's message
-// (field.ErrorList's aggregate: every problem with the path of the field
-// at fault), not Volcano's hand-written sentences.
 package admission
 
 import (
@@ -20,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"k8s.io/klog/v2"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 // The paths the webhooks are served at (Volcano's own).
@@ -58,14 +50,15 @@ func Handler(path string, review Review, m *metrics.Metrics) http.Handler {
 		resp := review(in.Request)
 		resp.UID = in.Request.UID
 		m.AdmissionReviews.WithLabelValues(path, string(in.Request.Operation), strconv.FormatBool(resp.Allowed)).Inc()
+		logger := klog.FromContext(r.Context())
 		if !resp.Allowed {
-			klog.V(2).InfoS("Admission refused", "path", path, "operation", in.Request.Operation,
+			logger.V(2).Info("Admission refused", "path", path, "operation", in.Request.Operation,
 				"object", klog.KRef(in.Request.Namespace, in.Request.Name), "reason", resp.Result.Message)
 		}
 		out := admissionv1.AdmissionReview{TypeMeta: in.TypeMeta, Response: resp}
 		w.Header().Set("Content-Type", "application/json")
 		if err := json.NewEncoder(w).Encode(&out); err != nil {
-			klog.ErrorS(err, "Cannot write admission response", "path", path)
+			logger.Error(err, "Cannot write admission response", "path", path)
 		}
 	})
 }

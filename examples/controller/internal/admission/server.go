@@ -14,7 +14,7 @@ import (
 
 	"k8s.io/klog/v2"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 // Server is the webhook server: HTTPS on Addr with the certificate and
@@ -45,8 +45,10 @@ func Mux(m *metrics.Metrics) http.Handler {
 }
 
 // Run serves until ctx is done, then shuts down, letting reviews under
-// way finish.
+// way finish. It and the handlers log with ctx's logger, named
+// "admission".
 func (s *Server) Run(ctx context.Context) error {
+	logger := klog.LoggerWithName(klog.FromContext(ctx), "admission")
 	certs := &certFiles{cert: s.CertFile, key: s.KeyFile}
 	if _, err := certs.get(nil); err != nil {
 		return fmt.Errorf("webhook: %w", err)
@@ -59,8 +61,10 @@ func (s *Server) Run(ctx context.Context) error {
 		Handler:           Mux(s.Metrics),
 		ReadHeaderTimeout: 10 * time.Second,
 		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.get},
+		// The reviews' contexts carry the logger, not ctx's cancellation.
+		BaseContext: func(net.Listener) context.Context { return klog.NewContext(context.Background(), logger) },
 	}
-	klog.InfoS("Serving admission webhooks", "addr", ln.Addr().String())
+	logger.Info("Serving admission webhooks", "addr", ln.Addr().String())
 	stop := context.AfterFunc(ctx, func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()

@@ -1,6 +1,3 @@
-// Package app wires the controller process together: clients, the
-// metrics and webhook servers, leader election, and the controllers run
-// while this replica leads.
 package app
 
 import (
@@ -12,10 +9,10 @@ import (
 	"github.com/vcjob/vcjob/behavior"
 
 	"github.com/vcjob/vcjob/examples/controller/internal/admission"
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
-	"github.com/vcjob/vcjob/examples/controller/internal/jobcontroller"
+	jobcontroller "github.com/vcjob/vcjob/examples/controller/internal/controller/job"
 	"github.com/vcjob/vcjob/examples/controller/internal/leader"
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 // Options are the process's settings (main.go's flags).
@@ -32,7 +29,7 @@ type Options struct {
 	// TLSCertFile and TLSKeyFile; empty serves none.
 	WebhookAddr, TLSCertFile, TLSKeyFile string
 
-	// The job controller's settings (jobcontroller.Config).
+	// The job controller's settings (job.Config).
 	Workers        int
 	MaxRequeue     int
 	Semantics      string
@@ -53,7 +50,8 @@ type Options struct {
 
 // Run runs the process until ctx is done: the metrics and webhook servers
 // at once (every replica serves admission), the controllers while this
-// replica leads (or at once, without --leader-elect).
+// replica leads (or at once, without --leader-elect). Everything logs
+// with ctx's logger (klog.FromContext), each part under its name.
 func Run(ctx context.Context, o Options) error {
 	sem, err := behavior.Parse(behavior.Set{}, o.Semantics)
 	if err != nil {
@@ -75,7 +73,7 @@ func Run(ctx context.Context, o Options) error {
 
 	var current atomic.Pointer[jobcontroller.Controller] // for /debug/vcjob/job
 	if o.MetricsAddr != "" {
-		stop, err := serveMetrics(o.MetricsAddr, m, o.Pprof, &current)
+		stop, err := serveMetrics(ctx, o.MetricsAddr, m, o.Pprof, &current)
 		if err != nil {
 			return err
 		}

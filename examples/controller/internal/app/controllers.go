@@ -13,12 +13,12 @@ import (
 	"github.com/vcjob/vcjob/behavior"
 	"github.com/vcjob/vcjob/cronjob"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/clients"
-	"github.com/vcjob/vcjob/examples/controller/internal/cronjobcontroller"
+	cronjobcontroller "github.com/vcjob/vcjob/examples/controller/internal/controller/cronjob"
+	jobcontroller "github.com/vcjob/vcjob/examples/controller/internal/controller/job"
+	ttlcontroller "github.com/vcjob/vcjob/examples/controller/internal/controller/ttl"
 	"github.com/vcjob/vcjob/examples/controller/internal/events"
-	"github.com/vcjob/vcjob/examples/controller/internal/jobcontroller"
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
-	"github.com/vcjob/vcjob/examples/controller/internal/ttlcontroller"
+	"github.com/vcjob/vcjob/examples/controller/pkg/clients"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 // runControllers builds the controllers (the job controller, the CronJob
@@ -30,12 +30,12 @@ func runControllers(ctx context.Context, o Options, sem behavior.Set, set *clien
 	if err != nil {
 		return err
 	}
-	recorder, stop, err := eventRecorder(o, set)
+	recorder, stop, err := eventRecorder(ctx, o, set)
 	if err != nil {
 		return err
 	}
 	defer stop() // after the controllers stopped
-	cs, err := newControllers(o, sem, set, m, queues, recorder)
+	cs, err := newControllers(ctx, o, sem, set, m, queues, recorder)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func queueRules(o Options, set *clients.Set) (*clients.Queues, error) {
 
 // eventRecorder posts the controllers' Kubernetes Events (--record-events;
 // nil records none); stop flushes it once the controllers have stopped.
-func eventRecorder(o Options, set *clients.Set) (recorder kuberecord.EventRecorder, stop func(), err error) {
+func eventRecorder(ctx context.Context, o Options, set *clients.Set) (recorder kuberecord.EventRecorder, stop func(), err error) {
 	if !o.RecordEvents {
 		return nil, func() {}, nil
 	}
@@ -67,7 +67,7 @@ func eventRecorder(o Options, set *clients.Set) (recorder kuberecord.EventRecord
 	if err != nil {
 		return nil, nil, err
 	}
-	recorder, stop = events.NewRecorder(set.Kube, scheme, 4)
+	recorder, stop = events.NewRecorder(ctx, set.Kube, scheme, 4)
 	return recorder, stop, nil
 }
 
@@ -81,14 +81,16 @@ type controllers struct {
 	collector  *ttlcontroller.Controller
 }
 
-func newControllers(o Options, sem behavior.Set, set *clients.Set, m *metrics.Metrics, queues *clients.Queues, recorder kuberecord.EventRecorder) (*controllers, error) {
+// newControllers builds the controllers; their handlers log with ctx's
+// logger.
+func newControllers(ctx context.Context, o Options, sem behavior.Set, set *clients.Set, m *metrics.Metrics, queues *clients.Queues, recorder kuberecord.EventRecorder) (*controllers, error) {
 	cs := &controllers{
 		pods:    clients.NewJobPodInformerFactory(set.Kube, 0),
 		kube:    clients.NewKubeInformerFactory(set.Kube, 0),
 		volcano: clients.NewVolcanoInformerFactory(set.Volcano, 0),
 	}
 	var err error
-	cs.jobs, err = jobcontroller.New(jobcontroller.Config{
+	cs.jobs, err = jobcontroller.New(ctx, jobcontroller.Config{
 		Kube: set.Kube, Volcano: set.Volcano, PodInformers: cs.pods, KubeInformers: cs.kube, VolcanoInformers: cs.volcano,
 		Workers: o.Workers, MaxRequeue: o.MaxRequeue, Metrics: m, Behavior: sem, Queues: queues,
 		CoalesceStatus: o.CoalesceStatus, StatusHold: o.StatusHold, OrderedRetries: o.OrderedRetries,
@@ -101,7 +103,7 @@ func newControllers(o Options, sem behavior.Set, set *clients.Set, m *metrics.Me
 	if cronWorkers <= 0 {
 		cronWorkers = o.Workers
 	}
-	cs.cronJobs, err = cronjobcontroller.New(cronjobcontroller.Config{
+	cs.cronJobs, err = cronjobcontroller.New(ctx, cronjobcontroller.Config{
 		Volcano: set.Volcano, VolcanoInformers: cs.volcano, Workers: cronWorkers, Events: recorder, Metrics: m,
 		// Volcano reads a schedule without a zone in its machine's.
 		Options: cronjob.Options{Local: time.Local},
@@ -109,7 +111,7 @@ func newControllers(o Options, sem behavior.Set, set *clients.Set, m *metrics.Me
 	if err != nil {
 		return nil, err
 	}
-	cs.collector, err = ttlcontroller.New(ttlcontroller.Config{
+	cs.collector, err = ttlcontroller.New(ctx, ttlcontroller.Config{
 		Volcano: set.Volcano, VolcanoInformers: cs.volcano, Workers: o.TTLWorkers, Metrics: m,
 	})
 	return cs, err

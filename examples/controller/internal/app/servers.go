@@ -11,14 +11,14 @@ import (
 
 	"k8s.io/klog/v2"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/jobcontroller"
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	jobcontroller "github.com/vcjob/vcjob/examples/controller/internal/controller/job"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 // serveMetrics serves /metrics and /healthz on addr (and, with withPprof,
 // Go's profiling endpoints and the job controller's view of a job); stop
 // shuts it down.
-func serveMetrics(addr string, m *metrics.Metrics, withPprof bool, current *atomic.Pointer[jobcontroller.Controller]) (stop func(), err error) {
+func serveMetrics(ctx context.Context, addr string, m *metrics.Metrics, withPprof bool, current *atomic.Pointer[jobcontroller.Controller]) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("metrics: %w", err)
@@ -43,7 +43,7 @@ func serveMetrics(addr string, m *metrics.Metrics, withPprof bool, current *atom
 	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
-	klog.InfoS("Serving metrics", "addr", ln.Addr().String())
+	klog.FromContext(ctx).Info("Serving metrics", "addr", ln.Addr().String())
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

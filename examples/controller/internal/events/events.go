@@ -1,15 +1,8 @@
-// Package events posts the vcjob library's Events (record.Event values: a
-// type, a reason, a message) as Kubernetes Events, through client-go's
-// event broadcaster as Volcano's controllers do: one broadcaster, sinking
-// to the core Events API, whose correlator aggregates repeats and
-// rate-limits each object's events (client-go's defaults, as Volcano's).
-//
-// The library's package record and client-go's tools/record share a name:
-// this module imports the library's as vcrecord and client-go's as
-// kuberecord.
 package events
 
 import (
+	"context"
+
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -20,7 +13,7 @@ import (
 
 	vcrecord "github.com/vcjob/vcjob/record"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 // Component is the source Volcano's controllers record their Events
@@ -32,9 +25,11 @@ const Component = "vc-controller-manager"
 // through kube, and returns a recorder on it for objects of scheme's
 // kinds (the involved object's reference is built from it), and stop,
 // which shuts the broadcaster down. logLevel > 0 also logs every Event at
-// that klog verbosity (Volcano logs each one at info).
-func NewRecorder(kube kubernetes.Interface, scheme *runtime.Scheme, logLevel int) (recorder kuberecord.EventRecorder, stop func()) {
-	b := kuberecord.NewBroadcaster()
+// that klog verbosity (Volcano logs each one at info). The broadcaster
+// logs with ctx's logger; only stop ends it, not ctx, so the Events of
+// the last steps are still posted.
+func NewRecorder(ctx context.Context, kube kubernetes.Interface, scheme *runtime.Scheme, logLevel int) (recorder kuberecord.EventRecorder, stop func()) {
+	b := kuberecord.NewBroadcaster(kuberecord.WithContext(context.WithoutCancel(ctx)))
 	if logLevel > 0 {
 		b.StartStructuredLogging(klog.Level(logLevel))
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/vcjob/vcjob"
 	vcrecord "github.com/vcjob/vcjob/record"
 
-	"github.com/vcjob/vcjob/examples/controller/internal/metrics"
+	"github.com/vcjob/vcjob/examples/controller/pkg/metrics"
 )
 
 // Record hands every Event to client-go's recorder on the object, in

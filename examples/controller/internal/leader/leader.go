@@ -1,5 +1,3 @@
-// Package leader runs a function only while this replica holds a
-// coordination.k8s.io Lease (client-go's leaderelection).
 package leader
 
 import (
@@ -34,9 +32,13 @@ var ErrLost = errors.New("leader election lost")
 // is lost (ErrLost). The election runs on a context of its own, cancelled
 // only once run has returned: the lease is released (ReleaseOnCancel)
 // after the last step under way finished, never while it still writes.
+// It logs with ctx's logger, named "leader-election".
 func Run(ctx context.Context, kube kubernetes.Interface, o Options, run func(context.Context) error) error {
 	id := identity()
-	leCtx, leCancel := context.WithCancel(context.Background())
+	logger := klog.LoggerWithValues(klog.LoggerWithName(klog.FromContext(ctx), "leader-election"), "identity", id)
+	// The election's own context carries its logger (client-go's
+	// election logs with it too).
+	leCtx, leCancel := context.WithCancel(klog.NewContext(context.Background(), logger))
 	defer leCancel()
 	var started atomic.Bool
 	done := make(chan struct{})
@@ -49,9 +51,10 @@ func Run(ctx context.Context, kube kubernetes.Interface, o Options, run func(con
 	}()
 	lead := func(lctx context.Context) {
 		started.Store(true)
-		klog.InfoS("Became the leader", "identity", id)
-		// Stop when asked to, or when the lease is lost.
-		cctx, cancel := context.WithCancel(lctx)
+		logger.Info("Became the leader")
+		// Stop when asked to, or when the lease is lost; log as the
+		// caller does.
+		cctx, cancel := context.WithCancel(klog.NewContext(lctx, klog.FromContext(ctx)))
 		stop := context.AfterFunc(ctx, cancel)
 		runErr = run(cctx)
 		stop()
@@ -59,7 +62,7 @@ func Run(ctx context.Context, kube kubernetes.Interface, o Options, run func(con
 		close(done)
 		leCancel()
 	}
-	le, err := newElector(kube, o, id, lead)
+	le, err := newElector(logger, kube, o, id, lead)
 	if err != nil {
 		return err
 	}
@@ -79,7 +82,7 @@ func Run(ctx context.Context, kube kubernetes.Interface, o Options, run func(con
 // newElector builds the elector. NewLeaderElector, not RunOrDie:
 // inconsistent timings (a renew deadline not under the lease duration,
 // say) are an error to report, not a panic.
-func newElector(kube kubernetes.Interface, o Options, id string, lead func(context.Context)) (*leaderelection.LeaderElector, error) {
+func newElector(logger klog.Logger, kube kubernetes.Interface, o Options, id string, lead func(context.Context)) (*leaderelection.LeaderElector, error) {
 	lock := &resourcelock.LeaseLock{
 		LeaseMeta:  metav1.ObjectMeta{Namespace: o.Namespace, Name: o.Name},
 		Client:     kube.CoordinationV1(),
@@ -94,10 +97,10 @@ func newElector(kube kubernetes.Interface, o Options, id string, lead func(conte
 		ReleaseOnCancel: true,
 		Callbacks: leaderelection.LeaderCallbacks{
 			OnStartedLeading: lead,
-			OnStoppedLeading: func() { klog.InfoS("No longer the leader", "identity", id) },
+			OnStoppedLeading: func() { logger.Info("No longer the leader") },
 			OnNewLeader: func(leader string) {
 				if leader != id {
-					klog.InfoS("Another replica leads", "leader", leader)
+					logger.Info("Another replica leads", "leader", leader)
 				}
 			},
 		},

@@ -1,6 +1,3 @@
-// Package testjob is the job the controller's unit tests run: one task of
-// two workers with a PodPending timeout, decoded and defaulted as the
-// controller's job informer hands it over. Only tests import it.
 package testjob
 
 import (
