@@ -3,8 +3,6 @@ package manifest
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"testing"
 
@@ -95,10 +93,7 @@ func TestManifestsRoundTrip(t *testing.T) {
 // with Volcano's defaults applied: they must decode strictly, and
 // SetDefaults must find nothing to add.
 func TestConformanceJobsAreDefaulted(t *testing.T) {
-	f, err := os.Open(vectorsFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent", vectorsFile)
-	}
+	f, err := os.Open(testfiles.Shared(t, vectorsFile, "the recorded controller inputs (public conformance vectors)"))
 	require.NoError(t, err)
 	defer f.Close()
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/vcjob/vcjob/internal/testfiles"
 )
 
 // sharedConformance is where the project that records the vectors keeps
@@ -29,6 +31,7 @@ func TestCopiesMatchShared(t *testing.T) {
 	if len(copies) < 6 {
 		t.Fatalf("testdata holds %d vectors files, want the six public ones", len(copies))
 	}
+	testfiles.Shared(t, sharedConformance, "the recorded conformance vectors")
 	for _, c := range copies {
 		rel := strings.TrimSuffix(strings.TrimPrefix(c, "testdata/"), ".gz")
 		want, err := os.ReadFile(filepath.Join(sharedConformance, rel))

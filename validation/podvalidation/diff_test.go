@@ -1,9 +1,7 @@
 package podvalidation
 
 import (
-	"errors"
 	"flag"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -21,6 +19,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/internal/testfiles"
 	"github.com/vcjob/vcjob/manifest"
 	"github.com/vcjob/vcjob/validation"
 )
@@ -278,10 +277,7 @@ const manifestsDir = "../../../shared/manifests/volcano-examples"
 
 // TestRealTemplatesAgree: every task template of the real manifests.
 func TestRealTemplatesAgree(t *testing.T) {
-	entries, err := os.ReadDir(manifestsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent", manifestsDir)
-	}
+	entries, err := os.ReadDir(testfiles.Shared(t, manifestsDir, "Volcano's own example manifests"))
 	require.NoError(t, err)
 	n := 0
 	for _, entry := range entries {
@@ -557,10 +553,7 @@ func pathClass(key string) string {
 // Kubernetes plugs into vcjob's job validation as Options.PodTemplate: the
 // real manifests pass through it as through the built-in validation.
 func TestKubernetesAsThePluggedValidator(t *testing.T) {
-	entries, err := os.ReadDir(manifestsDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s is absent", manifestsDir)
-	}
+	entries, err := os.ReadDir(testfiles.Shared(t, manifestsDir, "Volcano's own example manifests"))
 	require.NoError(t, err)
 	for _, entry := range entries {
 		data, err := os.ReadFile(filepath.Join(manifestsDir, entry.Name()))
