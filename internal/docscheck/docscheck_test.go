@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,6 +140,10 @@ func readRepository(t *testing.T, root string) repository {
 	for _, e := range entries {
 		r.top[e.Name()] = true
 	}
+	// Packages of the modules nested in the repository (the example
+	// controller, the browser and pod-validation tests) have names a page
+	// uses for variables too (job): only the main module's are checked.
+	var nested []string
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -147,6 +152,9 @@ func readRepository(t *testing.T, root string) repository {
 			return filepath.SkipDir
 		}
 		if d.IsDir() {
+			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && p != root {
+				nested = append(nested, p+string(filepath.Separator))
+			}
 			return nil
 		}
 		rel, err := filepath.Rel(root, p)
@@ -155,8 +163,9 @@ func readRepository(t *testing.T, root string) repository {
 		}
 		rel = filepath.ToSlash(rel)
 		r.files = append(r.files, rel)
+		inNested := slices.ContainsFunc(nested, func(dir string) bool { return strings.HasPrefix(p, dir) })
 		if strings.HasSuffix(rel, ".go") && !strings.Contains("/"+rel, "/testdata/") {
-			return r.readGo(p)
+			return r.readGo(p, inNested)
 		}
 		return nil
 	})
@@ -168,10 +177,20 @@ func readRepository(t *testing.T, root string) repository {
 
 // readGo records a Go file's test functions, or its package's exported
 // top-level identifiers and methods; a test counts as its package's too.
-func (r repository) readGo(file string) error {
+func (r repository) readGo(file string, testsOnly bool) error {
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
 	if err != nil {
 		return err
+	}
+	if testsOnly {
+		// A nested module's tests may be named; its packages' names
+		// are not taken for packages (see readRepository).
+		for _, decl := range f.Decls {
+			if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil && testName.MatchString(fn.Name.Name) && strings.HasSuffix(file, "_test.go") {
+				r.tests[fn.Name.Name] = true
+			}
+		}
+		return nil
 	}
 	pkg := strings.TrimSuffix(f.Name.Name, "_test")
 	names := r.exports[pkg]
