@@ -21,8 +21,9 @@ func (e *CronJobTypeMismatchError) Error() string {
 
 // DecodeCronJob decodes one CronJob manifest, YAML or JSON, as strictly as
 // DecodeJob decodes a job: unknown fields anywhere (the job template
-// included), duplicate keys, a task template given as null, and a wrong
-// or missing apiVersion/kind are errors, each naming the field. Empty
+// included), duplicate keys, and a wrong or missing apiVersion/kind are
+// errors, each naming the field; a null decodes as the field left out (a
+// task template given as null is no template). Empty
 // documents around the cronjob are ignored; a second document is an
 // error. Errors wrap ErrEmpty, ErrNotMapping, ErrMultipleDocuments or
 // *CronJobTypeMismatchError where those apply.
@@ -59,7 +60,7 @@ func DecodeCronJobWith(data []byte, opts Options) (*vcjob.CronJob, error) {
 
 func decodeCronJobDocument(doc []byte, opts Options) (*vcjob.CronJob, error) {
 	cj := &vcjob.CronJob{}
-	kind := documentKind{name: "cronjob", checkTypeMeta: checkCronJobTypeMeta, tasks: "spec.jobTemplate.spec.tasks"}
+	kind := documentKind{name: "cronjob", checkTypeMeta: checkCronJobTypeMeta}
 	if err := decodeObject(doc, opts, kind, cj, &cj.ObjectMeta); err != nil {
 		return nil, err
 	}

@@ -86,10 +86,11 @@ func describeFound(s string) string {
 }
 
 // DecodeJob decodes one Job manifest, YAML or JSON. Unknown fields
-// anywhere in the document, duplicate keys, a task template given as null
-// (`template:` with nothing under it), and a wrong or missing
-// apiVersion/kind are errors. Empty documents around the job (a leading or
-// trailing "---") are ignored; a second job is an error.
+// anywhere in the document, duplicate keys, and a wrong or missing
+// apiVersion/kind are errors; a null decodes as the field left out (a
+// task template given as `template:` with nothing under it is no
+// template), as an API server stores it. Empty documents around the job
+// (a leading or trailing "---") are ignored; a second job is an error.
 func DecodeJob(data []byte) (*vcjob.Job, error) {
 	return DecodeJobWith(data, Options{})
 }
@@ -197,13 +198,10 @@ type documentKind struct {
 	name string
 	// checkTypeMeta accepts the document's apiVersion and kind.
 	checkTypeMeta func(data []byte) error
-	// tasks is the path of the object's tasks, whose templates may not be
-	// null (see nullTemplates).
-	tasks string
 }
 
 func jobDocument() documentKind {
-	return documentKind{name: "job", checkTypeMeta: checkTypeMeta, tasks: "spec.tasks"}
+	return documentKind{name: "job", checkTypeMeta: checkTypeMeta}
 }
 
 // decodeObject decodes one document into obj, a Job or a CronJob: it
@@ -232,16 +230,14 @@ func decodeObject(doc []byte, opts Options, kind documentKind, obj runtime.Objec
 	// field by its full path (spec.tasks[0].template.spec...).
 	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, unregisteredTypes{}, unregisteredTypes{},
 		kjson.SerializerOptions{Strict: !opts.AllowUnknownFields})
-	_, _, err = serializer.Decode(data, nil, obj)
-	nulls := nullTemplates(data, kind.tasks)
-	if err == nil && len(nulls) == 0 {
+	if _, _, err = serializer.Decode(data, nil, obj); err == nil {
 		return nil
 	}
 	object := ""
 	if meta.Name != "" {
 		object = fmt.Sprintf("%s %q", kind.name, meta.Name)
 	}
-	return newError(err, nulls, doc, data, 1, object, reflect.TypeOf(obj).Elem())
+	return newError(err, doc, data, 1, object, reflect.TypeOf(obj).Elem())
 }
 
 // documentToJSON turns one YAML or JSON document into JSON. JSON is kept
