@@ -3,6 +3,7 @@ package manifest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -193,6 +194,50 @@ spec:
 			cj, err := DecodeCronJob(manifest(tc.template))
 			require.NoError(t, err)
 			assert.Equal(t, leftOut, cj)
+		})
+	}
+}
+
+// A CronJob's nulls as an API server with the CronJob CRD treats them,
+// its job template included: a null field is the field left out (the
+// defaulted ones then get their defaults, as left out), a null map value
+// is removed, the job template's labels and plugins among them, and a
+// null list item is refused.
+func TestDecodeCronJobNulls(t *testing.T) {
+	head := "apiVersion: batch.volcano.sh/v1alpha1\nkind: CronJob\nmetadata: {name: nightly}\nspec:\n  schedule: \"@hourly\"\n"
+	cj, err := DecodeCronJob([]byte(head + `  concurrencyPolicy: null
+  timeZone: null
+  jobTemplate:
+    metadata:
+      labels: {team: ml, owner: null}
+      annotations: {note: null}
+    spec:
+      plugins: {ssh: null, svc: []}
+      tasks:
+      - {name: a, template: null}
+`))
+	require.NoError(t, err)
+	assert.Empty(t, cj.Spec.ConcurrencyPolicy)
+	assert.Nil(t, cj.Spec.TimeZone)
+	assert.Equal(t, map[string]string{"team": "ml"}, cj.Spec.JobTemplate.Labels)
+	assert.Empty(t, cj.Spec.JobTemplate.Annotations)
+	assert.Equal(t, map[string][]string{"svc": {}}, cj.Spec.JobTemplate.Spec.Plugins)
+
+	for _, tc := range []struct {
+		name string
+		spec string
+		want FieldProblem
+	}{
+		{"task", "      tasks: [{name: a}, null]\n", FieldProblem{"spec.jobTemplate.spec.tasks[1]", 8, "must be an object, not null"}},
+		{"finalizer", "      tasks: [{name: a}]\n    metadata: {finalizers: [null]}\n", FieldProblem{"spec.jobTemplate.metadata.finalizers[0]", 9, "must be a string, not null"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cj, err := DecodeCronJob([]byte(head + "  jobTemplate:\n    spec:\n" + tc.spec))
+			assert.Nil(t, cj)
+			var de *Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, []FieldProblem{tc.want}, de.Fields)
+			assert.EqualError(t, err, fmt.Sprintf("line %d: cronjob \"nightly\": %s: %s", tc.want.Line, tc.want.Path, tc.want.Problem))
 		})
 	}
 }

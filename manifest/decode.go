@@ -86,11 +86,12 @@ func describeFound(s string) string {
 }
 
 // DecodeJob decodes one Job manifest, YAML or JSON. Unknown fields
-// anywhere in the document, duplicate keys, and a wrong or missing
-// apiVersion/kind are errors; a null decodes as the field left out (a
-// task template given as `template:` with nothing under it is no
-// template), as an API server stores it. Empty documents around the job
-// (a leading or trailing "---") are ignored; a second job is an error.
+// anywhere in the document, duplicate keys, a list item given as null,
+// and a wrong or missing apiVersion/kind are errors; any other null
+// decodes as an API server with the Job CRD stores it, as the field left
+// out (a task template given as `template:` with nothing under it is no
+// template; see the package comment). Empty documents around the job (a
+// leading or trailing "---") are ignored; a second job is an error.
 func DecodeJob(data []byte) (*vcjob.Job, error) {
 	return DecodeJobWith(data, Options{})
 }
@@ -230,14 +231,20 @@ func decodeObject(doc []byte, opts Options, kind documentKind, obj runtime.Objec
 	// field by its full path (spec.tasks[0].template.spec...).
 	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, unregisteredTypes{}, unregisteredTypes{},
 		kjson.SerializerOptions{Strict: !opts.AllowUnknownFields})
-	if _, _, err = serializer.Decode(data, nil, obj); err == nil {
+	_, _, err = serializer.Decode(data, nil, obj)
+	decoded := reflect.ValueOf(obj)
+	if err != nil {
+		decoded = reflect.New(decoded.Type().Elem()) // the types alone: nothing to prune
+	}
+	nulls := schemaNulls(data, decoded)
+	if err == nil && len(nulls) == 0 {
 		return nil
 	}
 	object := ""
 	if meta.Name != "" {
 		object = fmt.Sprintf("%s %q", kind.name, meta.Name)
 	}
-	return newError(err, doc, data, 1, object, reflect.TypeOf(obj).Elem())
+	return newError(err, nulls, doc, data, 1, object, reflect.TypeOf(obj).Elem())
 }
 
 // documentToJSON turns one YAML or JSON document into JSON. JSON is kept

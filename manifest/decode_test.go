@@ -290,3 +290,83 @@ func TestDecodeJobNullPodTemplate(t *testing.T) {
 	require.Len(t, jobs, 2)
 	assert.Equal(t, leftOut, jobs[1])
 }
+
+// Other nulls below spec, as an API server with the Job CRD treats them:
+// a null field is the field left out, a null map value is removed (the
+// ssh plugin written as `ssh:` is no plugin), a null list item is refused
+// (the schema's items are objects or strings, not nullable). Inside a
+// task's template, which the CRD leaves untyped, the server keeps the
+// nulls and Go readers decode them as here.
+func TestDecodeJobNulls(t *testing.T) {
+	job, err := DecodeJob([]byte(header + `spec:
+  queue: null
+  volumes: null
+  plugins:
+    ssh:
+    svc: []
+    env: [a]
+  tasks:
+  - name: a
+    policies: null
+    dependsOn: null
+    template:
+      metadata: {labels: {x: null}}
+      spec:
+        nodeSelector: {disk: null}
+        containers: [{name: c, image: busybox, args: null}]
+`))
+	require.NoError(t, err)
+	assert.Equal(t, map[string][]string{"svc": {}, "env": {"a"}}, job.Spec.Plugins, "the null plugin is removed")
+	assert.Empty(t, job.Spec.Queue)
+	assert.Nil(t, job.Spec.Volumes)
+	task := job.Spec.Tasks[0]
+	assert.Nil(t, task.Policies)
+	assert.Nil(t, task.DependsOn)
+	assert.Equal(t, map[string]string{"x": ""}, task.Template.Labels, "the template's nulls are Go's")
+	assert.Equal(t, map[string]string{"disk": ""}, task.Template.Spec.NodeSelector)
+
+	for _, tc := range []struct {
+		name string
+		spec string
+		want []FieldProblem
+	}{
+		{"task", "  tasks:\n  - {name: a}\n  -\n", []FieldProblem{{"spec.tasks[1]", 8, "must be an object, not null"}}},
+		{"task, written out", "  tasks: [{name: a}, null]\n", []FieldProblem{{"spec.tasks[1]", 6, "must be an object, not null"}}},
+		{"policy event", "  policies:\n  - events: [PodFailed, null]\n    action: RestartJob\n", []FieldProblem{{"spec.policies[0].events[1]", 7, "must be a string, not null"}}},
+		{"dependency", "  tasks:\n  - name: a\n    dependsOn: {name: [null]}\n", []FieldProblem{{"spec.tasks[0].dependsOn.name[0]", 8, "must be a string, not null"}}},
+		{"plugin argument", "  plugins: {ssh: [null]}\n", []FieldProblem{{"spec.plugins[ssh][0]", 6, "must be a string, not null"}}},
+		{"two", "  tasks: [null]\n  volumes: [null]\n", []FieldProblem{
+			{"spec.tasks[0]", 6, "must be an object, not null"},
+			{"spec.volumes[0]", 7, "must be an object, not null"},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			job, err := DecodeJob([]byte(header + "spec:\n" + tc.spec))
+			assert.Nil(t, job)
+			var de *Error
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, tc.want, de.Fields)
+			assert.Equal(t, tc.want[0].Line, de.Line)
+			assert.Empty(t, de.UnknownFields(), "a null item is no unknown field")
+			_, err = DecodeJobWith([]byte(header+"spec:\n"+tc.spec), Options{AllowUnknownFields: true})
+			require.ErrorAs(t, err, &de, "the option is about the fields the types lack")
+			assert.Equal(t, tc.want, de.Fields)
+		})
+	}
+
+	// Beside an unknown field, both are listed, the decoder's first; after
+	// an error that names no field, the null waits for that one.
+	_, err = DecodeJob([]byte(header + "spec:\n  tasks: [null]\n  queu: q\n"))
+	var de *Error
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, []FieldProblem{{"spec.queu", 7, "unknown field"}, {"spec.tasks[0]", 6, "must be an object, not null"}}, de.Fields)
+	_, err = DecodeJob([]byte(header + "spec:\n  tasks: [null]\n  minAvailable: 1.5\n"))
+	require.ErrorAs(t, err, &de)
+	assert.NotContains(t, err.Error(), "tasks")
+
+	// JSON, and a stream: the line counts in the stream.
+	_, err = DecodeJob([]byte(`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"Job","spec":{"tasks":[null]}}`))
+	assert.EqualError(t, err, "line 1: spec.tasks[0]: must be an object, not null")
+	_, err = DecodeJobs([]byte(minimalManifest + "---\n" + header + "spec:\n  tasks: [null]\n"))
+	assert.EqualError(t, err, `line 24: job "demo": spec.tasks[0]: must be an object, not null`)
+}

@@ -29,20 +29,27 @@
 // go.yaml.in/yaml/v3, whose node tree keeps the line of every key, to
 // point each problem at its line.
 //
-// A null decodes as the field left out, as an API server with Volcano's
-// CRDs stores it: it prunes a null the schema does not allow (a field
-// neither nullable nor defaulted) before it defaults and validates
-// (apiextensions-apiserver's PruneNonNullableNullsWithoutDefaults), and
-// Go decodes a null object, list or string as its zero value, the field
-// left out. A task template given as null (`template:` with nothing
-// under it, or `template: null`) is thus a task without a template, which
-// package validation then judges as Volcano's webhook does.
+// A null decodes as an API server with Volcano's CRDs stores it. Before
+// it defaults and validates, the server prunes a null field or map value
+// whose schema is not nullable and has no default
+// (apiextensions-apiserver's PruneNonNullableNullsWithoutDefaults; a
+// defaulted one then gets its default), so a null field is the field
+// left out, which is what Go decodes a null object, list or string as.
+// A task template given as null (`template:` with nothing under it, or
+// `template: null`) is thus a task without a template, which package
+// validation judges as Volcano's webhook does. A null map value is
+// removed from the map (`plugins: {ssh: }` is no ssh plugin). A null
+// list item is not pruned, and the schema refuses it: it is a
+// FieldProblem ("must be an object, not null"). Inside a task's template
+// or a volume's claim, which the CRDs leave untyped, the server keeps the
+// nulls as written and Go readers decode them as the decoder does.
 //
 // # Where things are
 //
 //	decode.go           Options, DecodeJob and DecodeJobs, the stream split, the type check
 //	cronjob.go          DecodeCronJob and CronJobTypeMismatchError
 //	error.go            Error and FieldProblem: the fields at fault, their paths and lines
+//	nulls.go            the nulls the CRDs' schemas prune or refuse
 //	*_test.go           the cases; manifests_test.go decodes Volcano's own example
 //	                    manifests and recorded jobs, kept beside the repository
 package manifest

@@ -25,10 +25,12 @@ type Error struct {
 	// else "".
 	Object string
 	// Fields are the fields that do not decode, in the order the decoder
-	// met them; empty when the problem is the document as a whole (not a
-	// mapping, the wrong kind, invalid YAML).
+	// met them, then the list items given as null; empty when the problem
+	// is the document as a whole (not a mapping, the wrong kind, invalid
+	// YAML).
 	Fields []FieldProblem
-	// Err is the cause as the decoder reported it.
+	// Err is the cause as the decoder reported it; for problems only the
+	// CRDs' schemas see (a list item given as null), the first of them.
 	Err error
 }
 
@@ -41,7 +43,7 @@ type FieldProblem struct {
 	Line int
 	// Problem says what is wrong: "unknown field", "duplicate field", or
 	// the kind of value expected and found ("must be a list, not an
-	// object").
+	// object", "must be an object, not null" for a list item).
 	Problem string
 }
 
@@ -89,10 +91,11 @@ const (
 )
 
 // newError explains why doc did not decode (JSON data read from the YAML
-// or JSON document src, which starts at line first of the input): err is
-// the decoder's failure. It lists the fields at fault with their paths
-// and lines.
-func newError(err error, src, data []byte, first int, object string, into reflect.Type) *Error {
+// or JSON document src, which starts at line first of the input): err,
+// the decoder's failure (nil when it decoded), and nulls, the null list
+// items the CRDs' schemas refuse (see schemaNulls). It lists the fields
+// at fault with their paths and lines.
+func newError(err error, nulls []FieldProblem, src, data []byte, first int, object string, into reflect.Type) *Error {
 	de := &Error{Line: first, Object: object, Err: err}
 	if strict, ok := runtime.AsStrictDecodingError(err); ok {
 		for _, e := range strict.Errors() {
@@ -101,7 +104,15 @@ func newError(err error, src, data []byte, first int, object string, into reflec
 	} else if p, ok := firstTypeMismatch(data, into); ok {
 		de.Fields = append(de.Fields, p)
 	}
-	if len(de.Fields) == 0 {
+	switch {
+	case err == nil:
+		de.Err = fmt.Errorf("%s: %s", nulls[0].Path, nulls[0].Problem)
+		de.Fields = nulls
+	case len(de.Fields) > 0:
+		// Listed after the decoder's own problems; after an error that
+		// names no field, the nulls wait for that one to be fixed.
+		de.Fields = append(de.Fields, nulls...)
+	default:
 		return de
 	}
 	var root yaml3.Node
@@ -151,8 +162,9 @@ func mismatchIn(v any, t reflect.Type, path string) (FieldProblem, bool) {
 		t = t.Elem()
 	}
 	if v == nil || reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface {
-		// null fits every field; a type that decodes itself (times,
-		// quantities, int-or-string) says what it takes in its own error.
+		// null fits every field (a null list item is schemaNulls' to
+		// report); a type that decodes itself (times, quantities,
+		// int-or-string) says what it takes in its own error.
 		return FieldProblem{}, false
 	}
 	want := jsonKindOf(t)
