@@ -21,11 +21,12 @@ func (e *CronJobTypeMismatchError) Error() string {
 
 // DecodeCronJob decodes one CronJob manifest, YAML or JSON, as strictly as
 // DecodeJob decodes a job: unknown fields anywhere (the job template
-// included), duplicate keys, a task template given as null, and a wrong
-// or missing apiVersion/kind are errors, each naming the field. Empty
-// documents around the cronjob are ignored; a second document is an
-// error. Errors wrap ErrEmpty, ErrNotMapping, ErrMultipleDocuments or
-// *CronJobTypeMismatchError where those apply.
+// included), duplicate keys, a list item given as null, and a wrong or
+// missing apiVersion/kind are errors, each naming the field; any other
+// null decodes as the field left out (a task template given as null is no
+// template). Empty documents around the cronjob are ignored; a second
+// document is an error. Errors wrap ErrEmpty, ErrNotMapping,
+// ErrMultipleDocuments or *CronJobTypeMismatchError where those apply.
 func DecodeCronJob(data []byte) (*vcjob.CronJob, error) {
 	return DecodeCronJobWith(data, Options{})
 }
@@ -59,7 +60,7 @@ func DecodeCronJobWith(data []byte, opts Options) (*vcjob.CronJob, error) {
 
 func decodeCronJobDocument(doc []byte, opts Options) (*vcjob.CronJob, error) {
 	cj := &vcjob.CronJob{}
-	kind := documentKind{name: "cronjob", checkTypeMeta: checkCronJobTypeMeta, tasks: "spec.jobTemplate.spec.tasks"}
+	kind := documentKind{name: "cronjob", checkTypeMeta: checkCronJobTypeMeta}
 	if err := decodeObject(doc, opts, kind, cj, &cj.ObjectMeta); err != nil {
 		return nil, err
 	}

@@ -23,6 +23,8 @@ func FuzzDecodeCronJob(f *testing.F) {
 		`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"CronJob","metadata":{"name":"c"},"spec":{"schedule":"@yearly",` +
 			`"startingDeadlineSeconds":-9223372036854775808,"successfulJobsHistoryLimit":-1,"jobTemplate":{"spec":{"tasks":[{"replicas":-1}]}}}}`,
 		"apiVersion: batch.volcano.sh/v1alpha1\nkind: CronJob\nmetadata: {name: c}\nspec: {schedule: '*/0 * * * *', concurrencyPolicy: Never}\n",
+		"apiVersion: batch.volcano.sh/v1alpha1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: '@daily'\n  jobTemplate:\n" +
+			"    metadata: {labels: {a: null}, finalizers: [null]}\n    spec: {plugins: {ssh: null}, tasks: [{name: a, template: null}, null]}\n",
 		"apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\n",
 		"- 1\n",
 		"",

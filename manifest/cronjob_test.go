@@ -3,11 +3,13 @@ package manifest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/vcjob/vcjob"
 )
@@ -114,12 +116,14 @@ func TestDecodeCronJobWithAllowUnknownFields(t *testing.T) {
 	assert.Equal(t, "30 2 * * *", cj.Spec.Schedule)
 }
 
-// A task template given as null is an error naming each such task with
-// its line: the Go types cannot tell null from absent, and the CRD's
-// schema types the template as an object that may not be null. A
-// template left out or empty decodes.
+// A task template given as null decodes as the template left out, with
+// no error, wherever the task is in the list: an API server with the
+// CronJob CRD prunes the null (the schema types the template as an
+// object, not nullable, without a default) and stores the task without a
+// template. A template left out or empty decodes too.
 func TestDecodeCronJobNullPodTemplates(t *testing.T) {
-	doc := []byte(`apiVersion: batch.volcano.sh/v1alpha1
+	doc := func(a, c string) []byte {
+		return []byte(`apiVersion: batch.volcano.sh/v1alpha1
 kind: CronJob
 metadata: {name: nightly}
 spec:
@@ -127,39 +131,36 @@ spec:
   jobTemplate:
     spec:
       tasks:
-      - {name: a, template: null}
+      - {name: a` + a + `}
       - {name: b}
       - name: c
-        template:
-`)
-	wantFields := []FieldProblem{
-		{Path: "spec.jobTemplate.spec.tasks[0].template", Line: 9, Problem: "must be an object, not null"},
-		{Path: "spec.jobTemplate.spec.tasks[2].template", Line: 12, Problem: "must be an object, not null"},
+` + c)
 	}
-	cj, err := DecodeCronJob(doc)
-	assert.Nil(t, cj)
-	var de *Error
-	require.ErrorAs(t, err, &de)
-	assert.Equal(t, wantFields, de.Fields)
-	assert.Equal(t, 9, de.Line, "the error is at its first null template")
-	assert.Equal(t, `cronjob "nightly"`, de.Object)
-	assert.Empty(t, de.UnknownFields(), "a null template is no unknown field")
+	leftOut, err := DecodeCronJob(doc("", ""))
+	require.NoError(t, err)
+	tasks := leftOut.Spec.JobTemplate.Spec.Tasks
+	require.Len(t, tasks, 3)
+	assert.Equal(t, []vcjob.TaskSpec{{Name: "a"}, {Name: "b"}, {Name: "c"}}, tasks)
 
-	// Refused when unknown fields are dropped too: the option is about
-	// fields the types lack.
-	_, err = DecodeCronJobWith(doc, Options{AllowUnknownFields: true})
-	require.ErrorAs(t, err, &de)
-	assert.Equal(t, wantFields, de.Fields)
+	cj, err := DecodeCronJob(doc(", template: null", "        template:\n"))
+	require.NoError(t, err)
+	assert.Equal(t, leftOut, cj, "decodes as the templates left out")
+	cj, err = DecodeCronJobWith(doc(", template: null", "        template:\n"), Options{AllowUnknownFields: true})
+	require.NoError(t, err)
+	assert.Equal(t, leftOut, cj)
 
 	cj, err = DecodeCronJob([]byte(`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"CronJob","metadata":{"name":"j"},"spec":{"schedule":"@hourly","jobTemplate":{"spec":{"tasks":[{"name":"t","template":{}}]}}}}`))
 	require.NoError(t, err)
 	assert.Empty(t, cj.Spec.JobTemplate.Spec.Tasks[0].Template.Spec.Containers)
+	withNull, err := DecodeCronJob([]byte(`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"CronJob","metadata":{"name":"j"},"spec":{"schedule":"@hourly","jobTemplate":{"spec":{"tasks":[{"name":"t","template":null}]}}}}`))
+	require.NoError(t, err)
+	assert.Equal(t, cj, withNull, "JSON: null and {} decode alike")
 }
 
-// The cases validation's tests held when ValidateCronJob reported null
-// templates: `template:` with nothing under it and `template: null` are
-// errors at the template's path and line; a template left out or empty
-// decodes (and validation admits it: see validation's tests).
+// The cases validation's tests hold: `template:` with nothing under it
+// and `template: null` decode to the same cronjob as the template left
+// out (and validation admits it: see validation's tests); an empty
+// template decodes too.
 func TestDecodeCronJobNullOrAbsentPodTemplate(t *testing.T) {
 	manifest := func(template string) []byte {
 		return []byte(`apiVersion: batch.volcano.sh/v1alpha1
@@ -177,28 +178,66 @@ spec:
         replicas: 1
 ` + template)
 	}
+	leftOut, err := DecodeCronJob(manifest(""))
+	require.NoError(t, err)
+	require.Len(t, leftOut.Spec.JobTemplate.Spec.Tasks, 2)
+	assert.Equal(t, corev1.PodTemplateSpec{}, leftOut.Spec.JobTemplate.Spec.Tasks[1].Template)
 	for _, tc := range []struct {
 		name     string
 		template string
-		want     []FieldProblem
 	}{
-		{"null", "        template:\n", []FieldProblem{{"spec.jobTemplate.spec.tasks[1].template", 14, "must be an object, not null"}}},
-		{"null, written out", "        template: null\n", []FieldProblem{{"spec.jobTemplate.spec.tasks[1].template", 14, "must be an object, not null"}}},
-		{"left out", "", nil},
-		{"empty", "        template: {}\n", nil},
+		{"null", "        template:\n"},
+		{"null, written out", "        template: null\n"},
+		{"empty", "        template: {}\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cj, err := DecodeCronJob(manifest(tc.template))
-			if tc.want == nil {
-				require.NoError(t, err)
-				assert.Len(t, cj.Spec.JobTemplate.Spec.Tasks, 2)
-				return
-			}
+			require.NoError(t, err)
+			assert.Equal(t, leftOut, cj)
+		})
+	}
+}
+
+// A CronJob's nulls as an API server with the CronJob CRD treats them,
+// its job template included: a null field is the field left out (the
+// defaulted ones then get their defaults, as left out), a null map value
+// is removed, the job template's labels and plugins among them, and a
+// null list item is refused.
+func TestDecodeCronJobNulls(t *testing.T) {
+	head := "apiVersion: batch.volcano.sh/v1alpha1\nkind: CronJob\nmetadata: {name: nightly}\nspec:\n  schedule: \"@hourly\"\n"
+	cj, err := DecodeCronJob([]byte(head + `  concurrencyPolicy: null
+  timeZone: null
+  jobTemplate:
+    metadata:
+      labels: {team: ml, owner: null}
+      annotations: {note: null}
+    spec:
+      plugins: {ssh: null, svc: []}
+      tasks:
+      - {name: a, template: null}
+`))
+	require.NoError(t, err)
+	assert.Empty(t, cj.Spec.ConcurrencyPolicy)
+	assert.Nil(t, cj.Spec.TimeZone)
+	assert.Equal(t, map[string]string{"team": "ml"}, cj.Spec.JobTemplate.Labels)
+	assert.Empty(t, cj.Spec.JobTemplate.Annotations)
+	assert.Equal(t, map[string][]string{"svc": {}}, cj.Spec.JobTemplate.Spec.Plugins)
+
+	for _, tc := range []struct {
+		name string
+		spec string
+		want FieldProblem
+	}{
+		{"task", "      tasks: [{name: a}, null]\n", FieldProblem{"spec.jobTemplate.spec.tasks[1]", 8, "must be an object, not null"}},
+		{"finalizer", "      tasks: [{name: a}]\n    metadata: {finalizers: [null]}\n", FieldProblem{"spec.jobTemplate.metadata.finalizers[0]", 9, "must be a string, not null"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cj, err := DecodeCronJob([]byte(head + "  jobTemplate:\n    spec:\n" + tc.spec))
 			assert.Nil(t, cj)
 			var de *Error
 			require.ErrorAs(t, err, &de)
-			assert.Equal(t, tc.want, de.Fields)
-			assert.EqualError(t, err, `line 14: cronjob "nightly": spec.jobTemplate.spec.tasks[1].template: must be an object, not null`)
+			assert.Equal(t, []FieldProblem{tc.want}, de.Fields)
+			assert.EqualError(t, err, fmt.Sprintf("line %d: cronjob \"nightly\": %s: %s", tc.want.Line, tc.want.Path, tc.want.Problem))
 		})
 	}
 }

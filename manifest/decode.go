@@ -86,10 +86,12 @@ func describeFound(s string) string {
 }
 
 // DecodeJob decodes one Job manifest, YAML or JSON. Unknown fields
-// anywhere in the document, duplicate keys, a task template given as null
-// (`template:` with nothing under it), and a wrong or missing
-// apiVersion/kind are errors. Empty documents around the job (a leading or
-// trailing "---") are ignored; a second job is an error.
+// anywhere in the document, duplicate keys, a list item given as null,
+// and a wrong or missing apiVersion/kind are errors; any other null
+// decodes as an API server with the Job CRD stores it, as the field left
+// out (a task template given as `template:` with nothing under it is no
+// template; see the package comment). Empty documents around the job (a
+// leading or trailing "---") are ignored; a second job is an error.
 func DecodeJob(data []byte) (*vcjob.Job, error) {
 	return DecodeJobWith(data, Options{})
 }
@@ -197,13 +199,10 @@ type documentKind struct {
 	name string
 	// checkTypeMeta accepts the document's apiVersion and kind.
 	checkTypeMeta func(data []byte) error
-	// tasks is the path of the object's tasks, whose templates may not be
-	// null (see nullTemplates).
-	tasks string
 }
 
 func jobDocument() documentKind {
-	return documentKind{name: "job", checkTypeMeta: checkTypeMeta, tasks: "spec.tasks"}
+	return documentKind{name: "job", checkTypeMeta: checkTypeMeta}
 }
 
 // decodeObject decodes one document into obj, a Job or a CronJob: it
@@ -233,7 +232,11 @@ func decodeObject(doc []byte, opts Options, kind documentKind, obj runtime.Objec
 	serializer := kjson.NewSerializerWithOptions(kjson.DefaultMetaFactory, unregisteredTypes{}, unregisteredTypes{},
 		kjson.SerializerOptions{Strict: !opts.AllowUnknownFields})
 	_, _, err = serializer.Decode(data, nil, obj)
-	nulls := nullTemplates(data, kind.tasks)
+	decoded := reflect.ValueOf(obj)
+	if err != nil {
+		decoded = reflect.New(decoded.Type().Elem()) // the types alone: nothing to prune
+	}
+	nulls := schemaNulls(data, decoded)
 	if err == nil && len(nulls) == 0 {
 		return nil
 	}

@@ -245,60 +245,128 @@ func assertRoundTrip(t *testing.T, job *vcjob.Job) {
 	assert.JSONEq(t, string(encoded), string(reencoded))
 }
 
-// The Job CRD's schema types a task's template as an object that may not
-// be null, as the CronJob CRD's does: a template given as null is an
-// error at its path and line, one left out or empty decodes.
+// A task template given as null (`template:` with nothing under it, or
+// `template: null`) decodes as the template left out, with no error: an
+// API server with the Job CRD prunes a null the schema does not allow
+// (the template is an object, not nullable, without a default) before it
+// validates, so it stores the task without a template. What validation
+// then says of such a task is in validation's tests.
 func TestDecodeJobNullPodTemplate(t *testing.T) {
 	doc := func(template string) string {
 		return header + "spec:\n  tasks:\n  - name: a\n    template: {spec: {containers: [{name: c, image: busybox}]}}\n  - name: b\n" + template
 	}
+	leftOut, err := DecodeJob([]byte(doc("")))
+	require.NoError(t, err)
+	require.Len(t, leftOut.Spec.Tasks, 2)
+	assert.Equal(t, corev1.PodTemplateSpec{}, leftOut.Spec.Tasks[1].Template)
+	for name, template := range map[string]string{
+		"null":               "    template:\n",
+		"null, written out":  "    template: null\n",
+		"null, with a tilde": "    template: ~\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			job, err := DecodeJob([]byte(doc(template)))
+			require.NoError(t, err)
+			assert.Equal(t, leftOut, job, "decodes as the template left out")
+		})
+	}
+
+	// An unknown field beside it is the only problem, and the only field
+	// AllowUnknownFields drops.
+	_, err = DecodeJob([]byte(doc("    template:\n    replica: 2\n")))
+	var de *Error
+	require.ErrorAs(t, err, &de)
+	assert.Equal(t, []FieldProblem{{"spec.tasks[1].replica", 11, "unknown field"}}, de.Fields)
+	job, err := DecodeJobWith([]byte(doc("    template:\n    replica: 2\n")), Options{AllowUnknownFields: true})
+	require.NoError(t, err)
+	assert.Equal(t, leftOut, job)
+
+	// JSON, and a stream.
+	job, err = DecodeJob([]byte(`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"Job","metadata":{"name":"demo"},"spec":{"tasks":[{"name":"t","template":null}]}}`))
+	require.NoError(t, err)
+	assert.Equal(t, []vcjob.TaskSpec{{Name: "t"}}, job.Spec.Tasks)
+	jobs, err := DecodeJobs([]byte(minimalManifest + "---\n" + doc("    template:\n")))
+	require.NoError(t, err)
+	require.Len(t, jobs, 2)
+	assert.Equal(t, leftOut, jobs[1])
+}
+
+// Other nulls below spec, as an API server with the Job CRD treats them:
+// a null field is the field left out, a null map value is removed (the
+// ssh plugin written as `ssh:` is no plugin), a null list item is refused
+// (the schema's items are objects or strings, not nullable). Inside a
+// task's template, which the CRD leaves untyped, the server keeps the
+// nulls and Go readers decode them as here.
+func TestDecodeJobNulls(t *testing.T) {
+	job, err := DecodeJob([]byte(header + `spec:
+  queue: null
+  volumes: null
+  plugins:
+    ssh:
+    svc: []
+    env: [a]
+  tasks:
+  - name: a
+    policies: null
+    dependsOn: null
+    template:
+      metadata: {labels: {x: null}}
+      spec:
+        nodeSelector: {disk: null}
+        containers: [{name: c, image: busybox, args: null}]
+`))
+	require.NoError(t, err)
+	assert.Equal(t, map[string][]string{"svc": {}, "env": {"a"}}, job.Spec.Plugins, "the null plugin is removed")
+	assert.Empty(t, job.Spec.Queue)
+	assert.Nil(t, job.Spec.Volumes)
+	task := job.Spec.Tasks[0]
+	assert.Nil(t, task.Policies)
+	assert.Nil(t, task.DependsOn)
+	assert.Equal(t, map[string]string{"x": ""}, task.Template.Labels, "the template's nulls are Go's")
+	assert.Equal(t, map[string]string{"disk": ""}, task.Template.Spec.NodeSelector)
+
 	for _, tc := range []struct {
-		name     string
-		template string
-		want     []FieldProblem
+		name string
+		spec string
+		want []FieldProblem
 	}{
-		{"null", "    template:\n", []FieldProblem{{"spec.tasks[1].template", 10, "must be an object, not null"}}},
-		{"null, written out", "    template: null\n", []FieldProblem{{"spec.tasks[1].template", 10, "must be an object, not null"}}},
-		{"left out", "", nil},
-		{"empty", "    template: {}\n", nil},
+		{"task", "  tasks:\n  - {name: a}\n  -\n", []FieldProblem{{"spec.tasks[1]", 8, "must be an object, not null"}}},
+		{"task, written out", "  tasks: [{name: a}, null]\n", []FieldProblem{{"spec.tasks[1]", 6, "must be an object, not null"}}},
+		{"policy event", "  policies:\n  - events: [PodFailed, null]\n    action: RestartJob\n", []FieldProblem{{"spec.policies[0].events[1]", 7, "must be a string, not null"}}},
+		{"dependency", "  tasks:\n  - name: a\n    dependsOn: {name: [null]}\n", []FieldProblem{{"spec.tasks[0].dependsOn.name[0]", 8, "must be a string, not null"}}},
+		{"plugin argument", "  plugins: {ssh: [null]}\n", []FieldProblem{{"spec.plugins[ssh][0]", 6, "must be a string, not null"}}},
+		{"two", "  tasks: [null]\n  volumes: [null]\n", []FieldProblem{
+			{"spec.tasks[0]", 6, "must be an object, not null"},
+			{"spec.volumes[0]", 7, "must be an object, not null"},
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			job, err := DecodeJob([]byte(doc(tc.template)))
-			if tc.want == nil {
-				require.NoError(t, err)
-				assert.Len(t, job.Spec.Tasks, 2)
-				return
-			}
+			job, err := DecodeJob([]byte(header + "spec:\n" + tc.spec))
 			assert.Nil(t, job)
 			var de *Error
 			require.ErrorAs(t, err, &de)
 			assert.Equal(t, tc.want, de.Fields)
-			assert.EqualError(t, err, `line 10: job "demo": spec.tasks[1].template: must be an object, not null`)
+			assert.Equal(t, tc.want[0].Line, de.Line)
+			assert.Empty(t, de.UnknownFields(), "a null item is no unknown field")
+			_, err = DecodeJobWith([]byte(header+"spec:\n"+tc.spec), Options{AllowUnknownFields: true})
+			require.ErrorAs(t, err, &de, "the option is about the fields the types lack")
+			assert.Equal(t, tc.want, de.Fields)
 		})
 	}
 
-	// With unknown fields, both are listed, the decoder's first; the
-	// unknown fields alone are what AllowUnknownFields drops.
-	_, err := DecodeJob([]byte(doc("    template:\n    replica: 2\n")))
+	// Beside an unknown field, both are listed, the decoder's first; after
+	// an error that names no field, the null waits for that one.
+	_, err = DecodeJob([]byte(header + "spec:\n  tasks: [null]\n  queu: q\n"))
 	var de *Error
 	require.ErrorAs(t, err, &de)
-	assert.Equal(t, []FieldProblem{
-		{"spec.tasks[1].replica", 11, "unknown field"},
-		{"spec.tasks[1].template", 10, "must be an object, not null"},
-	}, de.Fields)
-	assert.Equal(t, []string{"spec.tasks[1].replica"}, de.UnknownFields())
-	_, err = DecodeJobWith([]byte(doc("    template:\n    replica: 2\n")), Options{AllowUnknownFields: true})
+	assert.Equal(t, []FieldProblem{{"spec.queu", 7, "unknown field"}, {"spec.tasks[0]", 6, "must be an object, not null"}}, de.Fields)
+	_, err = DecodeJob([]byte(header + "spec:\n  tasks: [null]\n  minAvailable: 1.5\n"))
 	require.ErrorAs(t, err, &de)
-	assert.Equal(t, []FieldProblem{{"spec.tasks[1].template", 10, "must be an object, not null"}}, de.Fields)
-
-	// An error that names no field comes first; the null waits for it.
-	_, err = DecodeJob([]byte(doc("    template:\n    replicas: 1.5\n")))
-	require.ErrorAs(t, err, &de)
-	assert.NotContains(t, err.Error(), "template")
+	assert.NotContains(t, err.Error(), "tasks")
 
 	// JSON, and a stream: the line counts in the stream.
-	_, err = DecodeJob([]byte(`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"Job","spec":{"tasks":[{"name":"t","template":null}]}}`))
-	assert.EqualError(t, err, "line 1: spec.tasks[0].template: must be an object, not null")
-	_, err = DecodeJobs([]byte(minimalManifest + "---\n" + doc("    template:\n")))
-	assert.EqualError(t, err, `line 28: job "demo": spec.tasks[1].template: must be an object, not null`)
+	_, err = DecodeJob([]byte(`{"apiVersion":"batch.volcano.sh/v1alpha1","kind":"Job","spec":{"tasks":[null]}}`))
+	assert.EqualError(t, err, "line 1: spec.tasks[0]: must be an object, not null")
+	_, err = DecodeJobs([]byte(minimalManifest + "---\n" + header + "spec:\n  tasks: [null]\n"))
+	assert.EqualError(t, err, `line 24: job "demo": spec.tasks[0]: must be an object, not null`)
 }

@@ -25,12 +25,12 @@ type Error struct {
 	// else "".
 	Object string
 	// Fields are the fields that do not decode, in the order the decoder
-	// met them, then the task templates given as null; empty when the
-	// problem is the document as a whole (not a mapping, the wrong kind,
-	// invalid YAML).
+	// met them, then the list items given as null; empty when the problem
+	// is the document as a whole (not a mapping, the wrong kind, invalid
+	// YAML).
 	Fields []FieldProblem
 	// Err is the cause as the decoder reported it; for problems only the
-	// CRD's schema sees (a null task template), the first of them.
+	// CRDs' schemas see (a list item given as null), the first of them.
 	Err error
 }
 
@@ -43,7 +43,7 @@ type FieldProblem struct {
 	Line int
 	// Problem says what is wrong: "unknown field", "duplicate field", or
 	// the kind of value expected and found ("must be a list, not an
-	// object", "must be an object, not null").
+	// object", "must be an object, not null" for a list item).
 	Problem string
 }
 
@@ -88,14 +88,13 @@ func (e *Error) UnknownFields() []string {
 const (
 	problemUnknown   = "unknown field"
 	problemDuplicate = "duplicate field"
-	problemNull      = "must be " + kindObject + ", not null"
 )
 
 // newError explains why doc did not decode (JSON data read from the YAML
 // or JSON document src, which starts at line first of the input): err,
-// the decoder's failure (nil when it decoded), and nulls, the task
-// templates given as null. It lists the fields at fault with their paths
-// and lines.
+// the decoder's failure (nil when it decoded), and nulls, the null list
+// items the CRDs' schemas refuse (see schemaNulls). It lists the fields
+// at fault with their paths and lines.
 func newError(err error, nulls []FieldProblem, src, data []byte, first int, object string, into reflect.Type) *Error {
 	de := &Error{Line: first, Object: object, Err: err}
 	if strict, ok := runtime.AsStrictDecodingError(err); ok {
@@ -110,7 +109,7 @@ func newError(err error, nulls []FieldProblem, src, data []byte, first int, obje
 		de.Err = fmt.Errorf("%s: %s", nulls[0].Path, nulls[0].Problem)
 		de.Fields = nulls
 	case len(de.Fields) > 0:
-		// Listed with the decoder's own problems; after an error that
+		// Listed after the decoder's own problems; after an error that
 		// names no field, the nulls wait for that one to be fixed.
 		de.Fields = append(de.Fields, nulls...)
 	default:
@@ -145,34 +144,6 @@ func strictProblem(msg string) FieldProblem {
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
-// nullTemplates finds the tasks of the list at path tasks (spec.tasks)
-// whose template data (JSON) gives as null. The Go types cannot tell null
-// from absent (both decode to an empty template); Volcano's Job and
-// CronJob CRDs type the template as an object that may not be null (see
-// the package comment).
-func nullTemplates(data []byte, tasks string) []FieldProblem {
-	var v any
-	if !bytes.Contains(data, []byte("null")) || json.Unmarshal(data, &v) != nil {
-		return nil
-	}
-	for _, key := range pathSegments(tasks) {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[key]
-	}
-	list, _ := v.([]any)
-	var out []FieldProblem
-	for i, item := range list {
-		task, _ := item.(map[string]any)
-		if tmpl, ok := task["template"]; ok && tmpl == nil {
-			out = append(out, FieldProblem{Path: tasks + "[" + strconv.Itoa(i) + "].template", Problem: problemNull})
-		}
-	}
-	return out
-}
-
 // firstTypeMismatch finds the first value of data (JSON) whose kind the
 // Go type t cannot hold: the field a "cannot unmarshal" error is about,
 // with its index path, which the JSON decoder's error leaves out.
@@ -191,8 +162,9 @@ func mismatchIn(v any, t reflect.Type, path string) (FieldProblem, bool) {
 		t = t.Elem()
 	}
 	if v == nil || reflect.PointerTo(t).Implements(unmarshalerType) || t.Kind() == reflect.Interface {
-		// null fits every field; a type that decodes itself (times,
-		// quantities, int-or-string) says what it takes in its own error.
+		// null fits every field (a null list item is schemaNulls' to
+		// report); a type that decodes itself (times, quantities,
+		// int-or-string) says what it takes in its own error.
 		return FieldProblem{}, false
 	}
 	want := jsonKindOf(t)

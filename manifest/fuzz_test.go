@@ -26,6 +26,9 @@ func FuzzDecodeDefault(f *testing.F) {
 			"    template: {spec: {containers: [{name: c, resources: {limits: {cpu: 1.5, memory: 1Gi}}}], initContainers: [{name: i}]}}\n" +
 			"  - name: b\n    dependsOn: {name: [a]}\n",
 		minimalManifest + "---\n---\n" + minimalManifest,
+		// Nulls: a template, a plugin, a list item, inside a template.
+		"apiVersion: batch.volcano.sh/v1alpha1\nkind: Job\nmetadata: {name: j}\nspec:\n  plugins: {ssh: null, svc: [null]}\n" +
+			"  tasks:\n  - {name: a, template: null}\n  - null\n  - {name: c, template: {spec: {containers: [null], nodeSelector: {a: null}}}}\n",
 		"apiVersion: v1\nkind: Pod\n",
 		"- 1\n- 2\n",
 		"",

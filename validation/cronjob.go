@@ -43,9 +43,9 @@ var timeZonePart = regexp.MustCompile(`^[A-Za-z\.\-_0-9+]{1,14}$`)
 //     enums, patterns): Volcano's CronJob webhook does not validate the
 //     template as a Job, so a template that makes every run's Job fail
 //     Volcano's Job webhook is admitted. lint.LintCronJob reports that.
-//     A task template given as null is not seen here: the Go types
-//     cannot tell it from one left out, and manifest.DecodeCronJob
-//     reports it.
+//     A task template given as null is one left out (the API server
+//     prunes the null, and manifest.DecodeCronJob decodes it so): it is
+//     admitted.
 //
 // Run vcjob.SetCronJobDefaults first, as the API server does.
 func ValidateCronJob(cj *vcjob.CronJob) field.ErrorList {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/manifest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -159,8 +160,8 @@ func TestValidateCronJobNil(t *testing.T) {
 // A task's template left out or empty is admitted: the CRD's schema
 // requires none, and Volcano's CronJob webhook does not validate the
 // template as a Job (every run's Job then fails Volcano's Job webhook,
-// which lint.LintCronJob reports). A template given as null is the
-// decoder's to report (package manifest's tests).
+// which lint.LintCronJob reports). A template given as null is one left
+// out (TestValidateCronJobNullTaskTemplate).
 func TestValidateCronJobTaskWithoutTemplate(t *testing.T) {
 	for name, template := range map[string]*corev1.PodTemplateSpec{
 		"left out": nil,
@@ -176,6 +177,41 @@ func TestValidateCronJobTaskWithoutTemplate(t *testing.T) {
 			errs := ValidateCronJob(cj)
 			assert.Empty(t, errs)
 			assert.Equal(t, errs, ValidateCronJob(cj.DeepCopy()), "a copy validates alike")
+		})
+	}
+}
+
+// A task template given as null (`template:` with nothing under it, or
+// `template: null`) decodes as the template left out, as an API server
+// with the CronJob CRD stores it, and the cronjob is admitted: Volcano's
+// CronJob webhook does not validate the template as a Job.
+func TestValidateCronJobNullTaskTemplate(t *testing.T) {
+	doc := func(template string) []byte {
+		return []byte(`apiVersion: batch.volcano.sh/v1alpha1
+kind: CronJob
+metadata: {name: nightly, namespace: ml}
+spec:
+  schedule: "@hourly"
+  jobTemplate:
+    spec:
+      tasks:
+      - name: main
+        replicas: 1
+        template: {spec: {containers: [{name: main, image: busybox}]}}
+      - name: worker
+        replicas: 1
+` + template)
+	}
+	for name, template := range map[string]string{
+		"null":              "        template:\n",
+		"null, written out": "        template: null\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			cj, err := manifest.DecodeCronJob(doc(template))
+			require.NoError(t, err)
+			assert.Equal(t, corev1.PodTemplateSpec{}, cj.Spec.JobTemplate.Spec.Tasks[1].Template)
+			vcjob.SetCronJobDefaults(cj)
+			assert.Empty(t, ValidateCronJob(cj))
 		})
 	}
 }

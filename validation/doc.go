@@ -6,8 +6,8 @@
 // validation (ValidateJob), update validation (ValidateJobUpdate), CronJob
 // validation (ValidateCronJob) and the pod template validation
 // (ValidatePodTemplateSpec); package vcjob holds the types it checks, and
-// package manifest decodes them (and reports a task template given as
-// null, which the Go types cannot tell from one left out).
+// package manifest decodes them (a task template given as null as one
+// left out, as the API server stores it).
 //
 // Errors are a field.ErrorList, every problem at once, each with the path
 // of the field at fault. Run the defaults first, as the API server runs

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/vcjob/vcjob"
+	"github.com/vcjob/vcjob/manifest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -862,6 +863,41 @@ func TestValidationNeverPanics(t *testing.T) {
 			vcjob.SetDefaults(job)
 			ValidateJob(job)
 			ValidateJobUpdate(job, job)
+		})
+	}
+}
+
+// A task whose template is given as null is a task without a template:
+// package manifest decodes the null as the template left out, as an API
+// server with the Job CRD prunes it before admission. Volcano's webhook
+// then runs the pod template checks on the empty template and refuses
+// the job for its missing containers, and nothing else.
+func TestValidateJobNullTaskTemplate(t *testing.T) {
+	doc := func(template string) []byte {
+		return []byte(`apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata: {name: demo, namespace: ml}
+spec:
+  tasks:
+  - name: main
+    replicas: 1
+    template: {spec: {containers: [{name: main, image: busybox}]}}
+  - name: worker
+    replicas: 1
+` + template)
+	}
+	for name, template := range map[string]string{
+		"null":              "    template:\n",
+		"null, written out": "    template: null\n",
+		"left out":          "",
+	} {
+		t.Run(name, func(t *testing.T) {
+			job, err := manifest.DecodeJob(doc(template))
+			require.NoError(t, err)
+			vcjob.SetDefaults(job)
+			errs := ValidateJob(job)
+			assert.Equal(t, []wantErr{{field.ErrorTypeRequired, "spec.tasks[1].template.spec.containers"}}, keysOf(errs), "errors: %v", errs)
+			assert.EqualError(t, errs.ToAggregate(), "spec.tasks[1].template.spec.containers: Required value")
 		})
 	}
 }
